@@ -1,0 +1,220 @@
+/**
+ * Constants. Scalars (integers, floats, null, undef, poison, zeroinitializer) and
+ * constant expressions are interned: asking twice for the same constant returns the
+ * same object, so passes may compare constants with `===`.
+ *
+ * Integers are kept as `bigint` in signed, width-normalised form (i1 true is -1n, as
+ * `BigInt.asIntN(1, 1n)`); `zext()` gives the unsigned view.
+ */
+import { Type, TypeKind, arrayType as arrayOf, i1, intType, typeId, ptr as ptrTy } from './types.js';
+import { Value, ValueKind } from './value.js';
+import type { Opcode } from './opcodes.js';
+
+export class Constant extends Value {}
+
+export class ConstantInt extends Constant {
+  private constructor(
+    type: Type,
+    /** Signed value, normalised to the type's width. */
+    readonly value: bigint,
+  ) {
+    super(ValueKind.ConstantInt, type);
+  }
+
+  private static cache = new Map<number, Map<bigint, ConstantInt>>();
+  private static small = new Map<number, ConstantInt[]>();
+
+  static get(type: Type, v: bigint | number): ConstantInt {
+    const bits = type.bits;
+    if (typeof v === 'number') {
+      if (bits === 32 && v >= -128 && v < 1024 && Number.isInteger(v)) {
+        let arr = ConstantInt.small.get(32);
+        if (arr === undefined) ConstantInt.small.set(32, (arr = []));
+        const c = arr[v + 128];
+        if (c !== undefined) return c;
+        return (arr[v + 128] = ConstantInt.getBig(type, BigInt(v)));
+      }
+      v = BigInt(v);
+    }
+    return ConstantInt.getBig(type, v);
+  }
+
+  private static getBig(type: Type, v: bigint): ConstantInt {
+    const bits = type.bits;
+    const norm = BigInt.asIntN(bits, v);
+    let m = ConstantInt.cache.get(bits);
+    if (m === undefined) ConstantInt.cache.set(bits, (m = new Map()));
+    let c = m.get(norm);
+    if (c === undefined) m.set(norm, (c = new ConstantInt(type, norm)));
+    return c;
+  }
+
+  static true(): ConstantInt { return ConstantInt.get(i1, -1n); }
+  static false(): ConstantInt { return ConstantInt.get(i1, 0n); }
+  static bool(b: boolean): ConstantInt { return ConstantInt.get(i1, b ? -1n : 0n); }
+
+  get bits(): number { return this.type.bits; }
+  /** The value read as unsigned. */
+  zext(): bigint { return BigInt.asUintN(this.type.bits, this.value); }
+  /** The signed value as a JS number (exact for |v| < 2^53). */
+  toNumber(): number { return Number(this.value); }
+  isZero(): boolean { return this.value === 0n; }
+  isOne(): boolean { return this.value === (this.type.bits === 1 ? -1n : 1n); }
+  isAllOnes(): boolean { return this.value === -1n; }
+}
+
+export class ConstantFP extends Constant {
+  private constructor(type: Type, readonly value: number) {
+    super(ValueKind.ConstantFP, type);
+  }
+  private static cache = new Map<number, Map<string, ConstantFP>>();
+  /** For `float`, `v` is rounded to single precision. */
+  static get(type: Type, v: number): ConstantFP {
+    if (type.kind === TypeKind.Float) v = Math.fround(v);
+    const tid = typeId(type);
+    let m = ConstantFP.cache.get(tid);
+    if (m === undefined) ConstantFP.cache.set(tid, (m = new Map()));
+    // Key by bit pattern so that -0.0 and the NaN payloads stay distinct.
+    const key = fpBitsKey(v);
+    let c = m.get(key);
+    if (c === undefined) m.set(key, (c = new ConstantFP(type, v)));
+    return c;
+  }
+  isZero(): boolean { return this.value === 0 && 1 / this.value > 0; }
+}
+
+const fpBuf = new DataView(new ArrayBuffer(8));
+function fpBitsKey(v: number): string {
+  fpBuf.setFloat64(0, v);
+  return fpBuf.getUint32(0).toString(16) + ':' + fpBuf.getUint32(4).toString(16);
+}
+
+function internByType<T extends Constant>(cache: Map<Type, T>, type: Type, make: () => T): T {
+  let c = cache.get(type);
+  if (c === undefined) cache.set(type, (c = make()));
+  return c;
+}
+
+export class ConstantNull extends Constant {
+  private static cache = new Map<Type, ConstantNull>();
+  private constructor(type: Type) { super(ValueKind.ConstantNull, type); }
+  static get(type: Type = ptrTy): ConstantNull { return internByType(ConstantNull.cache, type, () => new ConstantNull(type)); }
+}
+
+export class UndefValue extends Constant {
+  private static cache = new Map<Type, UndefValue>();
+  private constructor(type: Type) { super(ValueKind.Undef, type); }
+  static get(type: Type): UndefValue { return internByType(UndefValue.cache, type, () => new UndefValue(type)); }
+}
+
+export class PoisonValue extends Constant {
+  private static cache = new Map<Type, PoisonValue>();
+  private constructor(type: Type) { super(ValueKind.Poison, type); }
+  static get(type: Type): PoisonValue { return internByType(PoisonValue.cache, type, () => new PoisonValue(type)); }
+}
+
+/** `zeroinitializer` of any type. */
+export class ConstantZero extends Constant {
+  private static cache = new Map<Type, ConstantZero>();
+  private constructor(type: Type) { super(ValueKind.ConstantZero, type); }
+  static get(type: Type): ConstantZero { return internByType(ConstantZero.cache, type, () => new ConstantZero(type)); }
+}
+
+/** `[ i32 1, i32 2 ]`, `{ i32 1, ptr null }`, `< i32 1, i32 2 >`. Not interned. */
+export class ConstantAggregate extends Constant {
+  constructor(kind: ValueKind.ConstantArray | ValueKind.ConstantStruct | ValueKind.ConstantVector, type: Type, readonly elements: Constant[]) {
+    super(kind, type);
+  }
+}
+
+/** `c"text\00"`: an array of i8 given as bytes. Not interned. */
+export class ConstantString extends Constant {
+  constructor(type: Type, readonly bytes: Uint8Array) {
+    super(ValueKind.ConstantString, type);
+  }
+  static fromString(s: string, nulTerminate = true): ConstantString {
+    const enc = new TextEncoder().encode(s);
+    const bytes = new Uint8Array(enc.length + (nulTerminate ? 1 : 0));
+    bytes.set(enc);
+    return new ConstantString(arrayOf(intType(8), bytes.length), bytes);
+  }
+}
+
+/**
+ * A constant expression: `getelementptr inbounds (i8, ptr @g, i64 4)`, `ptrtoint (ptr @f to i64)`,
+ * `sub (i64 ..., i64 ...)`. Interned by opcode, flags, type and operands.
+ */
+export class ConstantExpr extends Constant {
+  private static cache = new Map<string, ConstantExpr>();
+  private constructor(
+    readonly opcode: Opcode,
+    type: Type,
+    readonly operands: Constant[],
+    readonly flags: number,
+    /** Source element type of a GEP. */
+    readonly sourceType: Type | null,
+    /** Predicate of an icmp/fcmp. */
+    readonly predicate: number,
+  ) {
+    super(ValueKind.ConstantExpr, type);
+  }
+  static get(opcode: Opcode, type: Type, operands: Constant[], flags = 0, sourceType: Type | null = null, predicate = 0): ConstantExpr {
+    const key = `${opcode}|${typeId(type)}|${flags}|${sourceType ? typeId(sourceType) : 0}|${predicate}|${operands.map((o) => o.uid).join(',')}`;
+    let c = ConstantExpr.cache.get(key);
+    if (c === undefined) ConstantExpr.cache.set(key, (c = new ConstantExpr(opcode, type, operands, flags, sourceType, predicate)));
+    return c;
+  }
+}
+
+/** `blockaddress(@f, %bb)`; kept so such input parses and prints. */
+export class BlockAddress extends Constant {
+  constructor(readonly fn: Value, readonly block: Value) {
+    super(ValueKind.BlockAddress, ptrTy);
+  }
+}
+
+/** A metadata operand (`metadata !5`, `metadata i32 0`), kept as its printed text. */
+export class MetadataValue extends Constant {
+  constructor(type: Type, readonly text: string) {
+    super(ValueKind.Metadata, type);
+  }
+}
+
+/** `asm "..."`: inline assembly, kept as text; the interpreter cannot run it. */
+export class InlineAsmValue extends Constant {
+  constructor(type: Type, readonly text: string) {
+    super(ValueKind.InlineAsm, type);
+  }
+}
+
+export function isConstantInt(v: Value): v is ConstantInt {
+  return v.kind === ValueKind.ConstantInt;
+}
+export function isConstantFP(v: Value): v is ConstantFP {
+  return v.kind === ValueKind.ConstantFP;
+}
+export function isUndefOrPoison(v: Value): boolean {
+  return v.kind === ValueKind.Undef || v.kind === ValueKind.Poison;
+}
+/** Whether `v` is a constant with no use list (not a global). */
+export function isPlainConstant(v: Value): v is Constant {
+  return v.kind >= ValueKind.ConstantInt;
+}
+/** The null value of a type: 0, 0.0, null or zeroinitializer. */
+export function nullValue(type: Type): Constant {
+  switch (type.kind) {
+    case TypeKind.Int:
+      return ConstantInt.get(type, 0n);
+    case TypeKind.Ptr:
+      return ConstantNull.get(type);
+    case TypeKind.Half:
+    case TypeKind.BFloat:
+    case TypeKind.Float:
+    case TypeKind.Double:
+    case TypeKind.X86_FP80:
+    case TypeKind.FP128:
+      return ConstantFP.get(type, 0);
+    default:
+      return ConstantZero.get(type);
+  }
+}

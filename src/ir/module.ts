@@ -1,0 +1,120 @@
+/**
+ * A module: named struct types, globals, functions, and the module-level text we keep
+ * opaquely (attribute groups, metadata, module asm, comdats) so output stays faithful.
+ *
+ * Invariant: names of globals and functions are unique within the module (unnamed ones,
+ * `@0`, have name '' and are numbered by the printer).
+ */
+import { Function, GlobalAlias, GlobalVariable } from './function.js';
+import { Type, namedStructType } from './types.js';
+
+export class Module {
+  sourceFilename: string | null = null;
+  dataLayout: string | null = null;
+  triple: string | null = null;
+  /** Identified struct types in definition order. */
+  readonly structs: Type[] = [];
+  readonly globals: GlobalVariable[] = [];
+  readonly functions: Function[] = [];
+  readonly aliases: GlobalAlias[] = [];
+  /** `attributes #N = { ... }`: N → body text between the braces. */
+  readonly attributeGroups = new Map<number, string>();
+  /** Module-level metadata definitions, as printed (`!0 = !{...}`, `!llvm.ident = !{!5}`). */
+  readonly metadata: string[] = [];
+  /** `module asm "..."` lines and `$name = comdat any` lines, as printed. */
+  readonly moduleAsm: string[] = [];
+  readonly comdats: string[] = [];
+
+  private readonly structByName = new Map<string, Type>();
+  private readonly symbols = new Map<string, Function | GlobalVariable | GlobalAlias>();
+
+  constructor(public name = '') {}
+
+  getStruct(name: string): Type | undefined {
+    return this.structByName.get(name);
+  }
+
+  /** Returns the identified struct `name`, creating it opaque when new. */
+  getOrCreateStruct(name: string): Type {
+    let t = this.structByName.get(name);
+    if (t === undefined) {
+      t = namedStructType(name, null);
+      this.structByName.set(name, t);
+      this.structs.push(t);
+    }
+    return t;
+  }
+
+  getFunction(name: string): Function | undefined {
+    const s = this.symbols.get(name);
+    return s instanceof Function ? s : undefined;
+  }
+
+  getGlobal(name: string): GlobalVariable | undefined {
+    const s = this.symbols.get(name);
+    return s instanceof GlobalVariable ? s : undefined;
+  }
+
+  getSymbol(name: string): Function | GlobalVariable | GlobalAlias | undefined {
+    return this.symbols.get(name);
+  }
+
+  private claim(name: string, v: Function | GlobalVariable | GlobalAlias): void {
+    if (name === '') return;
+    if (this.symbols.has(name)) throw new Error(`redefinition of global '@${name}'`);
+    this.symbols.set(name, v);
+  }
+
+  addFunction(f: Function): Function {
+    this.claim(f.name, f);
+    f.parent = this;
+    this.functions.push(f);
+    return f;
+  }
+
+  addGlobal(g: GlobalVariable): GlobalVariable {
+    this.claim(g.name, g);
+    g.parent = this;
+    this.globals.push(g);
+    return g;
+  }
+
+  addAlias(a: GlobalAlias): GlobalAlias {
+    this.claim(a.name, a);
+    a.parent = this;
+    this.aliases.push(a);
+    return a;
+  }
+
+  removeFunction(f: Function): void {
+    const i = this.functions.indexOf(f);
+    if (i >= 0) this.functions.splice(i, 1);
+    if (this.symbols.get(f.name) === f) this.symbols.delete(f.name);
+    f.parent = null;
+  }
+
+  removeGlobal(g: GlobalVariable): void {
+    const i = this.globals.indexOf(g);
+    if (i >= 0) this.globals.splice(i, 1);
+    if (this.symbols.get(g.name) === g) this.symbols.delete(g.name);
+    g.parent = null;
+  }
+
+  /** A name not yet used by any global, based on `base` (`base`, `base.1`, …). */
+  uniqueName(base: string): string {
+    if (!this.symbols.has(base)) return base;
+    for (let k = 1; ; k++) if (!this.symbols.has(`${base}.${k}`)) return `${base}.${k}`;
+  }
+
+  /** Renames a global value, keeping the symbol table exact. */
+  rename(v: Function | GlobalVariable | GlobalAlias, name: string): void {
+    if (this.symbols.get(v.name) === v) this.symbols.delete(v.name);
+    v.name = name;
+    this.claim(name, v);
+  }
+
+  /** Function definitions (not declarations). */
+  definedFunctions(): Function[] {
+    return this.functions.filter((f) => !f.isDeclaration());
+  }
+}
