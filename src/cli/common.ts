@@ -1,0 +1,93 @@
+/**
+ * Shared CLI plumbing: reading inputs (`-` = stdin), writing outputs, and turning every
+ * failure into `file:line:col: error: ...` on stderr with exit code 1 — never a stack trace.
+ */
+import type { Command } from 'commander';
+import { readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { SourceError, RuntimeError } from '../util/diagnostic.js';
+
+/** An error the CLI prints as is (already formatted) and exits with `code`. */
+export class CliError extends Error {
+  constructor(message: string, readonly code = 1) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export function readInput(file: string): string {
+  try {
+    return file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new CliError(`ssakit: error: cannot read '${file}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+export function writeOutput(file: string | undefined, text: string): void {
+  if (file === undefined || file === '-') {
+    writeStdout(text);
+    return;
+  }
+  try {
+    writeFileSync(file, text);
+  } catch (e) {
+    throw new CliError(`ssakit: error: cannot write '${file}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+/** Writes synchronously so large outputs are complete before the process exits. */
+export function writeStdout(text: string): void {
+  writeAllSync(1, text);
+}
+export function writeStderr(text: string): void {
+  writeAllSync(2, text);
+}
+function writeAllSync(fd: number, text: string): void {
+  const buf = Buffer.from(text, 'utf8');
+  let off = 0;
+  while (off < buf.length) {
+    try {
+      off += writeSync(fd, buf, off, buf.length - off);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue;
+      if ((e as NodeJS.ErrnoException).code === 'EPIPE') return;
+      throw e;
+    }
+  }
+}
+
+/** Formats any error for the user. Internal errors get one line, with a hint, not a trace. */
+export function describeError(e: unknown, sources?: Map<string, string>): string {
+  if (e instanceof SourceError) return e.format(sources?.get(e.file));
+  if (e instanceof CliError) return e.message;
+  if (e instanceof RuntimeError) return `ssakit: runtime error: ${e.message}`;
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return 'ssakit: internal error: stack overflow (please report this input)';
+  }
+  const msg = e instanceof Error ? e.message : String(e);
+  return `ssakit: internal error: ${msg}${process.env.SSAKIT_DEBUG ? '\n' + (e as Error).stack : ' (set SSAKIT_DEBUG=1 for a stack trace)'}`;
+}
+
+/** Source texts read during this run, so errors can quote the offending line. */
+export const loadedSources = new Map<string, string>();
+
+export function runCli(build: () => Command, argv: string[]): void {
+  const program = build();
+  program.exitOverride();
+  program.configureOutput({ writeErr: (s) => writeStderr(s), writeOut: (s) => writeStdout(s) });
+  Promise.resolve()
+    .then(() => program.parseAsync(argv))
+    .then(
+      () => {
+        process.exitCode = process.exitCode ?? 0;
+      },
+      (e: unknown) => {
+        const ce = e as { code?: string; exitCode?: number };
+        if (typeof ce.code === 'string' && ce.code.startsWith('commander.')) {
+          process.exitCode = ce.code === 'commander.helpDisplayed' || ce.code === 'commander.version' ? 0 : ce.exitCode ?? 1;
+          return;
+        }
+        writeStderr(describeError(e, loadedSources) + '\n');
+        process.exitCode = e instanceof CliError ? e.code : 1;
+      },
+    );
+}
