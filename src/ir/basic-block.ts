@@ -93,7 +93,7 @@ export class BasicBlock extends Value {
     if (inst.parent !== null) throw new Error('instruction is already in a block; call removeFromParent() first');
     inst.parent = this;
     const fn = this.parent;
-    if (fn !== null && (inst.id < 0 || inst.id >= fn.instIdBound)) inst.id = fn.instIdBound++;
+    if (fn !== null) inst.id = fn.instIdBound++;
     this.size++;
   }
 
@@ -143,6 +143,7 @@ export class BasicBlock extends Value {
     else this.last = inst.prev;
     inst.prev = inst.next = null;
     inst.parent = null;
+    inst.id = -1;
     this.size--;
   }
 

@@ -25,7 +25,7 @@ export interface GlobalAttrs {
 }
 
 export class Function extends Value {
-  readonly args: Argument[];
+  args: Argument[];
   firstBlock: BasicBlock | null = null;
   lastBlock: BasicBlock | null = null;
   numBlocks = 0;
@@ -39,11 +39,21 @@ export class Function extends Value {
   constructor(
     name: string,
     /** The function's type (`i32 (ptr, ...)`); the value's own type is `ptr`. */
-    readonly fnType: Type,
+    public fnType: Type,
     argNames: readonly string[] = [],
   ) {
     super(ValueKind.Function, ptrTy);
     this.name = name;
+    this.args = fnType.params.map((t, i) => new Argument(t, this, i, argNames[i] ?? ''));
+  }
+
+  /**
+   * Sets the type and fresh arguments of a function that has no body yet (the parser
+   * creates functions on first reference, before it has read their headers).
+   */
+  setSignature(fnType: Type, argNames: readonly string[] = []): void {
+    if (this.firstBlock !== null) throw new Error('cannot change the signature of a function with a body');
+    this.fnType = fnType;
     this.args = fnType.params.map((t, i) => new Argument(t, this, i, argNames[i] ?? ''));
   }
 
@@ -88,7 +98,7 @@ export class Function extends Value {
     bb.parent = this;
     bb.id = this.blockIdBound++;
     this.numBlocks++;
-    for (let i = bb.first; i !== null; i = i.next) if (i.id < 0 || i.id >= this.instIdBound) i.id = this.instIdBound++;
+    for (let i = bb.first; i !== null; i = i.next) i.id = this.instIdBound++;
   }
 
   appendBlock(bb: BasicBlock): BasicBlock {
@@ -158,6 +168,8 @@ export class GlobalVariable extends Value {
   initializer: Constant | null;
   isConstant: boolean;
   align = 0;
+  /** Metadata attachments as printed (`, !dbg !5`). */
+  md = '';
   parent: Module | null = null;
   attrs: GlobalAttrs = { linkage: '', prefix: '', suffix: '' };
 

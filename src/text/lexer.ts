@@ -1,0 +1,452 @@
+/**
+ * Lexer for LLVM's textual IR, hand-written for speed: it walks the source with
+ * charCodeAt, keeps only the current token, and slices strings only for tokens that
+ * carry text. Token classes follow LLVM's LLLexer (LocalVar `%x`, LocalVarID `%3`,
+ * GlobalVar `@x`, LabelStr `x:`, MetadataVar `!x`, AttrGrpID `#0`, …).
+ *
+ * Invariants: `line` and `lineStart` always describe the current token's first character;
+ * `save()`/`restore()` give cheap lookahead.
+ */
+import { SourceError } from '../util/diagnostic.js';
+
+export enum Tok {
+  EOF,
+  LocalVar, // %name  (text = name)
+  LocalVarID, // %12  (num)
+  GlobalVar, // @name
+  GlobalID, // @12
+  LabelStr, // name:  or "name":
+  LabelID, // 12:
+  MetadataVar, // !name
+  MetadataID, // !12
+  Exclaim, // ! followed by { or "
+  AttrGrpID, // #12
+  Word, // keywords, type names, attribute words
+  Int, // 123, -4  (text)
+  Float, // 1.5e+00, 0x3FF0000000000000 (text)
+  String, // "..." (text = decoded)
+  CString, // c"..." (bytes)
+  Equal,
+  Comma,
+  Star,
+  LParen,
+  RParen,
+  LSquare,
+  RSquare,
+  LBrace,
+  RBrace,
+  Less,
+  Greater,
+  Colon,
+  DotDotDot,
+  Pipe,
+}
+
+export const TOK_NAMES: Record<Tok, string> = {
+  [Tok.EOF]: 'end of file',
+  [Tok.LocalVar]: 'local name',
+  [Tok.LocalVarID]: 'local number',
+  [Tok.GlobalVar]: 'global name',
+  [Tok.GlobalID]: 'global number',
+  [Tok.LabelStr]: 'label',
+  [Tok.LabelID]: 'label number',
+  [Tok.MetadataVar]: 'metadata name',
+  [Tok.MetadataID]: 'metadata number',
+  [Tok.Exclaim]: "'!'",
+  [Tok.AttrGrpID]: 'attribute group',
+  [Tok.Word]: 'keyword',
+  [Tok.Int]: 'integer',
+  [Tok.Float]: 'floating-point literal',
+  [Tok.String]: 'string',
+  [Tok.CString]: 'c-string',
+  [Tok.Equal]: "'='",
+  [Tok.Comma]: "','",
+  [Tok.Star]: "'*'",
+  [Tok.LParen]: "'('",
+  [Tok.RParen]: "')'",
+  [Tok.LSquare]: "'['",
+  [Tok.RSquare]: "']'",
+  [Tok.LBrace]: "'{'",
+  [Tok.RBrace]: "'}'",
+  [Tok.Less]: "'<'",
+  [Tok.Greater]: "'>'",
+  [Tok.Colon]: "':'",
+  [Tok.DotDotDot]: "'...'",
+  [Tok.Pipe]: "'|'",
+};
+
+export interface LexState {
+  pos: number;
+  line: number;
+  lineStart: number;
+  tok: Tok;
+  start: number;
+  text: string;
+  num: number;
+  bytes: Uint8Array | null;
+  tokLine: number;
+  tokLineStart: number;
+  prevEnd: number;
+}
+
+function isIdChar(c: number): boolean {
+  // [-a-zA-Z$._0-9]
+  return (
+    (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45 || c === 36 || c === 46 || c === 95
+  );
+}
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+function hexVal(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 65 && c <= 70) return c - 55;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
+}
+
+export class Lexer {
+  pos = 0;
+  line = 1;
+  lineStart = 0;
+  /** Current token. */
+  tok: Tok = Tok.EOF;
+  /** Source offset of the current token. */
+  start = 0;
+  /** Text of Word/Int/Float tokens, decoded names of LocalVar/GlobalVar/LabelStr/MetadataVar/String. */
+  text = '';
+  /** Number of LocalVarID/GlobalID/LabelID/MetadataID/AttrGrpID tokens. */
+  num = 0;
+  bytes: Uint8Array | null = null;
+  tokLine = 1;
+  tokLineStart = 0;
+  /** End offset of the previous token (so raw slices never include comments). */
+  prevEnd = 0;
+
+  constructor(
+    readonly src: string,
+    readonly file: string,
+  ) {}
+
+  /** The current token (a method, so TypeScript does not narrow it across `next()` calls). */
+  tk(): Tok {
+    return this.tok;
+  }
+
+  get col(): number {
+    return this.start - this.tokLineStart + 1;
+  }
+
+  error(msg: string, at?: { line: number; col: number }): never {
+    throw new SourceError(this.file, at ? at.line : this.tokLine, at ? at.col : this.col, msg);
+  }
+
+  loc(): { line: number; col: number } {
+    return { line: this.tokLine, col: this.col };
+  }
+
+  save(): LexState {
+    return {
+      pos: this.pos, line: this.line, lineStart: this.lineStart, tok: this.tok, start: this.start, text: this.text,
+      num: this.num, bytes: this.bytes, tokLine: this.tokLine, tokLineStart: this.tokLineStart, prevEnd: this.prevEnd,
+    };
+  }
+
+  restore(s: LexState): void {
+    this.pos = s.pos;
+    this.line = s.line;
+    this.lineStart = s.lineStart;
+    this.tok = s.tok;
+    this.start = s.start;
+    this.text = s.text;
+    this.num = s.num;
+    this.bytes = s.bytes;
+    this.tokLine = s.tokLine;
+    this.tokLineStart = s.tokLineStart;
+    this.prevEnd = s.prevEnd;
+  }
+
+  /** Advances to the next token and returns its kind. */
+  next(): Tok {
+    const src = this.src;
+    const n = src.length;
+    let p = this.pos;
+    this.prevEnd = p;
+    // skip whitespace and comments
+    for (;;) {
+      if (p >= n) break;
+      const c = src.charCodeAt(p);
+      if (c === 10) {
+        p++;
+        this.line++;
+        this.lineStart = p;
+      } else if (c === 32 || c === 9 || c === 13) {
+        p++;
+      } else if (c === 59) {
+        // ';' comment to end of line
+        const nl = src.indexOf('\n', p);
+        p = nl < 0 ? n : nl;
+      } else break;
+    }
+    this.start = p;
+    this.tokLine = this.line;
+    this.tokLineStart = this.lineStart;
+    if (p >= n) {
+      this.pos = p;
+      return (this.tok = Tok.EOF);
+    }
+    const c = src.charCodeAt(p);
+    switch (c) {
+      case 37: // %
+        return this.lexVar(p, Tok.LocalVar, Tok.LocalVarID);
+      case 64: // @
+        return this.lexVar(p, Tok.GlobalVar, Tok.GlobalID);
+      case 33: {
+        // !
+        const d = src.charCodeAt(p + 1);
+        if (isDigit(d)) {
+          let q = p + 1;
+          while (q < n && isDigit(src.charCodeAt(q))) q++;
+          this.num = parseInt(src.slice(p + 1, q), 10);
+          this.pos = q;
+          return (this.tok = Tok.MetadataID);
+        }
+        if (isIdChar(d) || d === 92) {
+          let q = p + 1;
+          while (q < n && (isIdChar(src.charCodeAt(q)) || src.charCodeAt(q) === 92)) q++;
+          this.text = unescapeName(src.slice(p + 1, q));
+          this.pos = q;
+          return (this.tok = Tok.MetadataVar);
+        }
+        this.pos = p + 1;
+        return (this.tok = Tok.Exclaim);
+      }
+      case 35: {
+        // #
+        let q = p + 1;
+        while (q < n && isDigit(src.charCodeAt(q))) q++;
+        if (q === p + 1) this.lexError(p, "expected attribute group number after '#'");
+        this.num = parseInt(src.slice(p + 1, q), 10);
+        this.pos = q;
+        return (this.tok = Tok.AttrGrpID);
+      }
+      case 34: {
+        // "string" or "label":
+        const q = this.lexString(p + 1);
+        if (src.charCodeAt(q) === 58) {
+          this.pos = q + 1;
+          return (this.tok = Tok.LabelStr);
+        }
+        this.pos = q;
+        return (this.tok = Tok.String);
+      }
+      case 61: this.pos = p + 1; return (this.tok = Tok.Equal);
+      case 44: this.pos = p + 1; return (this.tok = Tok.Comma);
+      case 42: this.pos = p + 1; return (this.tok = Tok.Star);
+      case 40: this.pos = p + 1; return (this.tok = Tok.LParen);
+      case 41: this.pos = p + 1; return (this.tok = Tok.RParen);
+      case 91: this.pos = p + 1; return (this.tok = Tok.LSquare);
+      case 93: this.pos = p + 1; return (this.tok = Tok.RSquare);
+      case 123: this.pos = p + 1; return (this.tok = Tok.LBrace);
+      case 125: this.pos = p + 1; return (this.tok = Tok.RBrace);
+      case 60: this.pos = p + 1; return (this.tok = Tok.Less);
+      case 62: this.pos = p + 1; return (this.tok = Tok.Greater);
+      case 58: this.pos = p + 1; return (this.tok = Tok.Colon);
+      case 124: this.pos = p + 1; return (this.tok = Tok.Pipe);
+      default:
+        break;
+    }
+    if (c === 46 && src.charCodeAt(p + 1) === 46 && src.charCodeAt(p + 2) === 46) {
+      this.pos = p + 3;
+      return (this.tok = Tok.DotDotDot);
+    }
+    if (isIdChar(c)) {
+      let q = p;
+      while (q < n && isIdChar(src.charCodeAt(q))) q++;
+      if (src.charCodeAt(q) === 58 /* : */) {
+        // a label definition: `name:` or `12:`
+        let allDigits = true;
+        for (let k = p; k < q; k++) if (!isDigit(src.charCodeAt(k))) { allDigits = false; break; }
+        this.pos = q + 1;
+        if (allDigits) {
+          this.num = parseInt(src.slice(p, q), 10);
+          return (this.tok = Tok.LabelID);
+        }
+        this.text = src.slice(p, q);
+        return (this.tok = Tok.LabelStr);
+      }
+      if (isDigit(c) || c === 45 /* - */ || (c === 43 && isDigit(src.charCodeAt(p + 1)))) return this.lexNumber(p);
+      // c"..." string constants
+      if (c === 99 && q === p + 1 && src.charCodeAt(q) === 34) {
+        const e = this.lexStringBytes(q + 1);
+        this.pos = e;
+        return (this.tok = Tok.CString);
+      }
+      // u0x / s0x hexadecimal integers
+      if ((c === 117 || c === 115) && src.charCodeAt(p + 1) === 48 && src.charCodeAt(p + 2) === 120) {
+        const v = BigInt('0x' + src.slice(p + 3, q));
+        this.text = (c === 115 ? BigInt.asIntN((q - p - 3) * 4, v) : v).toString();
+        this.pos = q;
+        return (this.tok = Tok.Int);
+      }
+      this.text = src.slice(p, q);
+      this.pos = q;
+      return (this.tok = Tok.Word);
+    }
+    if (c === 43 && isDigit(src.charCodeAt(p + 1))) return this.lexNumber(p);
+    this.lexError(p, `unexpected character '${String.fromCharCode(c)}'`);
+  }
+
+  private lexError(p: number, msg: string): never {
+    throw new SourceError(this.file, this.line, p - this.lineStart + 1, msg);
+  }
+
+  private lexVar(p: number, named: Tok, numbered: Tok): Tok {
+    const src = this.src;
+    const n = src.length;
+    const d = src.charCodeAt(p + 1);
+    if (d === 34) {
+      const q = this.lexString(p + 2);
+      this.pos = q;
+      return (this.tok = named);
+    }
+    if (isDigit(d)) {
+      let q = p + 1;
+      while (q < n && isDigit(src.charCodeAt(q))) q++;
+      if (!isIdChar(src.charCodeAt(q))) {
+        this.num = parseInt(src.slice(p + 1, q), 10);
+        this.pos = q;
+        return (this.tok = numbered);
+      }
+    }
+    let q = p + 1;
+    while (q < n && isIdChar(src.charCodeAt(q))) q++;
+    if (q === p + 1) this.lexError(p, `expected a name after '${src[p]}'`);
+    this.text = src.slice(p + 1, q);
+    this.pos = q;
+    return (this.tok = named);
+  }
+
+  /** Lexes a quoted string body starting after the opening quote; sets `text`; returns the offset after the closing quote. */
+  private lexString(p: number): number {
+    const src = this.src;
+    const close = src.indexOf('"', p);
+    if (close < 0) this.lexError(p - 1, 'unterminated string');
+    let body = src.slice(p, close);
+    for (let k = p; k < close; k++) {
+      if (src.charCodeAt(k) === 10) {
+        this.line++;
+        this.lineStart = k + 1;
+      }
+    }
+    if (body.indexOf('\\') >= 0) body = unescapeName(body);
+    this.text = body;
+    return close + 1;
+  }
+
+  private lexStringBytes(p: number): number {
+    const src = this.src;
+    const close = src.indexOf('"', p);
+    if (close < 0) this.lexError(p - 1, 'unterminated string');
+    const out: number[] = [];
+    for (let k = p; k < close; k++) {
+      const ch = src.charCodeAt(k);
+      if (ch === 92) {
+        const h1 = hexVal(src.charCodeAt(k + 1));
+        const h2 = hexVal(src.charCodeAt(k + 2));
+        if (src.charCodeAt(k + 1) === 92) {
+          out.push(92);
+          k += 1;
+        } else if (h1 >= 0 && h2 >= 0) {
+          out.push(h1 * 16 + h2);
+          k += 2;
+        } else out.push(92);
+      } else if (ch < 128) {
+        if (ch === 10) {
+          this.line++;
+          this.lineStart = k + 1;
+        }
+        out.push(ch);
+      } else {
+        const enc = new TextEncoder().encode(src[k]);
+        for (const b of enc) out.push(b);
+      }
+    }
+    this.bytes = Uint8Array.from(out);
+    return close + 1;
+  }
+
+  private lexNumber(p: number): Tok {
+    const src = this.src;
+    const n = src.length;
+    let q = p;
+    if (src.charCodeAt(q) === 45 || src.charCodeAt(q) === 43) q++;
+    // hexadecimal floating point: 0x..., 0xK..., 0xL..., 0xM..., 0xH..., 0xR...
+    if (src.charCodeAt(q) === 48 && src.charCodeAt(q + 1) === 120) {
+      q += 2;
+      const kind = src.charCodeAt(q);
+      if (kind === 75 || kind === 76 || kind === 77 || kind === 72 || kind === 82) q++;
+      while (q < n && hexVal(src.charCodeAt(q)) >= 0) q++;
+      this.text = src.slice(p, q);
+      this.pos = q;
+      return (this.tok = Tok.Float);
+    }
+    const digits0 = q;
+    while (q < n && isDigit(src.charCodeAt(q))) q++;
+    if (q === digits0) this.lexError(p, 'expected a number');
+    let isFloat = false;
+    if (src.charCodeAt(q) === 46) {
+      isFloat = true;
+      q++;
+      while (q < n && isDigit(src.charCodeAt(q))) q++;
+    }
+    const e = src.charCodeAt(q);
+    if (isFloat && (e === 101 || e === 69)) {
+      let r = q + 1;
+      if (src.charCodeAt(r) === 43 || src.charCodeAt(r) === 45) r++;
+      if (isDigit(src.charCodeAt(r))) {
+        while (r < n && isDigit(src.charCodeAt(r))) r++;
+        q = r;
+      }
+    }
+    this.text = src.slice(p, q);
+    this.pos = q;
+    return (this.tok = isFloat ? Tok.Float : Tok.Int);
+  }
+
+  /** Raw source text between two offsets (for attributes and metadata kept opaquely). */
+  slice(from: number, to: number): string {
+    return this.src.slice(from, to);
+  }
+
+  /** End offset of the current token. */
+  get end(): number {
+    return this.pos;
+  }
+}
+
+/** Decodes `\XX` escapes in a quoted name. */
+export function unescapeName(s: string): string {
+  if (s.indexOf('\\') < 0) return s;
+  const bytes: number[] = [];
+  for (let k = 0; k < s.length; k++) {
+    const ch = s.charCodeAt(k);
+    if (ch === 92 && k + 2 < s.length + 1) {
+      if (s.charCodeAt(k + 1) === 92) {
+        bytes.push(92);
+        k++;
+        continue;
+      }
+      const h1 = hexVal(s.charCodeAt(k + 1));
+      const h2 = hexVal(s.charCodeAt(k + 2));
+      if (h1 >= 0 && h2 >= 0) {
+        bytes.push(h1 * 16 + h2);
+        k += 2;
+        continue;
+      }
+    }
+    if (ch < 128) bytes.push(ch);
+    else for (const b of new TextEncoder().encode(s[k])) bytes.push(b);
+  }
+  return new TextDecoder('utf-8', { fatal: false }).decode(Uint8Array.from(bytes));
+}

@@ -1,0 +1,1982 @@
+/**
+ * Parser for LLVM's textual IR (the subset C compilers produce), hand-written
+ * recursive descent over the token stream of `Lexer`, in the shape of LLVM's LLParser.
+ *
+ * What it keeps: types, globals and their initializers, functions and every instruction
+ * clang-19 and opt-19 print for C. What it keeps opaquely (as printed text, so output stays
+ * faithful): attribute groups, parameter/return/function attributes, metadata nodes and
+ * attachments, comdats, module asm. Legacy typed pointers (`i32*`) read as `ptr`.
+ *
+ * Invariants:
+ *  - Unnamed values are numbered exactly as LLVM numbers them; an explicit `%N` must be
+ *    the next number (as llvm-as requires). Numbered values get the empty name.
+ *  - Forward references to locals are placeholders replaced (RAUW) at their definition;
+ *    forward references to globals resolve through a pre-scan of top-level definitions,
+ *    so constant initializers never hold placeholders.
+ *  - Every error is a SourceError with file:line:col.
+ */
+import { BasicBlock } from '../ir/basic-block.js';
+import {
+  BlockAddress,
+  Constant,
+  ConstantAggregate,
+  ConstantExpr,
+  ConstantFP,
+  ConstantInt,
+  ConstantNull,
+  ConstantString,
+  ConstantZero,
+  InlineAsmValue,
+  MetadataValue,
+  PoisonValue,
+  UndefValue,
+} from '../ir/constants.js';
+import { Function, GlobalAlias, GlobalVariable } from '../ir/function.js';
+import { CallAttrs, Instruction } from '../ir/instruction.js';
+import { Module } from '../ir/module.js';
+import { Flag, Opcode, OPCODE_BY_NAME, OPCODE_NAMES, Pred, fcmpPredByName, icmpPredByName, isBinaryOp, isCastOp } from '../ir/opcodes.js';
+import {
+  Type,
+  TypeKind,
+  arrayType,
+  bfloatType,
+  doubleType,
+  floatType,
+  fp128Type,
+  functionType,
+  halfType,
+  i1,
+  i32,
+  intType,
+  labelType,
+  metadataType,
+  ptrType,
+  structType,
+  tokenType,
+  vectorType,
+  voidType,
+  x86fp80Type,
+} from '../ir/types.js';
+import { Argument, Value, ValueKind } from '../ir/value.js';
+import { Lexer, Tok, TOK_NAMES } from './lexer.js';
+import { parseFloatLiteral } from './float-format.js';
+
+export interface ParseOptions {
+  /** File name used in error messages. */
+  fileName?: string;
+}
+
+/** Parses LLVM textual IR into a Module. Throws SourceError on malformed input. */
+export function parseModule(text: string, fileName = '<input>'): Module {
+  return new Parser(text, fileName).parseModule();
+}
+
+const LINKAGES = new Set([
+  'private', 'internal', 'available_externally', 'linkonce', 'weak', 'common', 'appending', 'extern_weak',
+  'linkonce_odr', 'weak_odr', 'external',
+]);
+
+/** Words that may precede the type in a global or function header (kept as text). */
+const GLOBAL_PREFIX_WORDS = new Set([
+  'dso_local', 'dso_preemptable', 'default', 'hidden', 'protected', 'dllimport', 'dllexport', 'unnamed_addr',
+  'local_unnamed_addr', 'externally_initialized', 'thread_local', 'addrspace',
+  // calling conventions
+  'ccc', 'fastcc', 'coldcc', 'cc', 'webkit_jscc', 'anyregcc', 'preserve_mostcc', 'preserve_allcc', 'swiftcc',
+  'tailcc', 'x86_stdcallcc', 'x86_fastcallcc', 'x86_thiscallcc', 'x86_vectorcallcc', 'x86_64_sysvcc', 'win64cc',
+  'x86_regcallcc', 'intel_ocl_bicc', 'preserve_nonecc',
+]);
+
+/** Parameter/return attributes: a word, maybe followed by `(…)` or (for `align`) an integer. */
+const PARAM_ATTRS = new Set([
+  'zeroext', 'signext', 'inreg', 'byval', 'byref', 'preallocated', 'inalloca', 'sret', 'elementtype', 'align',
+  'noalias', 'nocapture', 'nofree', 'nest', 'returned', 'nonnull', 'dereferenceable', 'dereferenceable_or_null',
+  'swiftself', 'swiftasync', 'swifterror', 'immarg', 'noundef', 'nofpclass', 'alignstack', 'allocalign',
+  'allocptr', 'readnone', 'readonly', 'writeonly', 'writable', 'dead_on_unwind', 'range', 'initializes',
+  'captures', 'noext', 'dead_on_return',
+]);
+
+const FAST_MATH: Record<string, number> = {
+  nnan: Flag.NNaN, ninf: Flag.NInf, nsz: Flag.NSZ, arcp: Flag.ARcp, contract: Flag.Contract, afn: Flag.AFn,
+  reassoc: Flag.Reassoc, fast: Flag.NNaN | Flag.NInf | Flag.NSZ | Flag.ARcp | Flag.Contract | Flag.AFn | Flag.Reassoc,
+};
+
+const TOP_LEVEL_WORDS = new Set(['define', 'declare', 'attributes', 'source_filename', 'target', 'module', 'uselistorder', 'uselistorder_bb']);
+
+interface Loc {
+  line: number;
+  col: number;
+}
+
+/** Per-function symbol state. */
+class FunctionState {
+  named = new Map<string, Value>();
+  numbered: (Value | undefined)[] = [];
+  nextNumber = 0;
+  /** Forward references: placeholder → where it was first used. */
+  forward = new Map<Value, { loc: Loc; name: string }>();
+  blocksByName = new Map<string, BasicBlock>();
+  blocksByNumber: (BasicBlock | undefined)[] = [];
+  definedBlocks = new Set<BasicBlock>();
+  constructor(readonly fn: Function) {}
+}
+
+class Parser {
+  private lx: Lexer;
+  private m = new Module();
+  /** Pre-scanned top-level definitions: '@name' → kind. */
+  private globalKinds = new Map<string, 'function' | 'variable' | 'alias'>();
+  private globalsByName = new Map<string, Function | GlobalVariable | GlobalAlias>();
+  private globalsByNumber: (Function | GlobalVariable | GlobalAlias | undefined)[] = [];
+  private definedGlobals = new Set<Value>();
+  private globalForwardLoc = new Map<Value, Loc>();
+  private nextGlobalNumber = 0;
+  private fs: FunctionState | null = null;
+  /** Blockaddress constants to resolve after all functions are parsed. */
+
+  constructor(
+    readonly text: string,
+    readonly file: string,
+  ) {
+    this.lx = new Lexer(text, file);
+  }
+
+  // ---- helpers --------------------------------------------------------------------
+
+  private error(msg: string, loc?: Loc): never {
+    this.lx.error(msg, loc);
+  }
+
+  private describe(): string {
+    const lx = this.lx;
+    switch (lx.tk()) {
+      case Tok.Word:
+      case Tok.Int:
+      case Tok.Float:
+        return `'${lx.text}'`;
+      case Tok.LocalVar:
+        return `'%${lx.text}'`;
+      case Tok.LocalVarID:
+        return `'%${lx.num}'`;
+      case Tok.GlobalVar:
+        return `'@${lx.text}'`;
+      case Tok.GlobalID:
+        return `'@${lx.num}'`;
+      default:
+        return TOK_NAMES[lx.tk()];
+    }
+  }
+
+  private expect(t: Tok, what?: string): void {
+    if (this.lx.tk() !== t) this.error(`expected ${what ?? TOK_NAMES[t]}, found ${this.describe()}`);
+    this.lx.next();
+  }
+
+  private isWord(w: string): boolean {
+    return this.lx.tk() === Tok.Word && this.lx.text === w;
+  }
+
+  private eatWord(w: string): boolean {
+    if (this.lx.tk() === Tok.Word && this.lx.text === w) {
+      this.lx.next();
+      return true;
+    }
+    return false;
+  }
+
+  private expectWord(w: string): void {
+    if (!this.eatWord(w)) this.error(`expected '${w}', found ${this.describe()}`);
+  }
+
+  private eat(t: Tok): boolean {
+    if (this.lx.tk() === t) {
+      this.lx.next();
+      return true;
+    }
+    return false;
+  }
+
+  private parseUInt(what = 'integer'): number {
+    if (this.lx.tk() !== Tok.Int) this.error(`expected ${what}, found ${this.describe()}`);
+    const v = Number(this.lx.text);
+    if (!Number.isSafeInteger(v) || v < 0) this.error(`expected ${what}`);
+    this.lx.next();
+    return v;
+  }
+
+  /** Skips a balanced `( … )` group starting at the current `(`; the current token afterwards follows it. */
+  private skipParens(): void {
+    let depth = 0;
+    do {
+      if (this.lx.tk() === Tok.EOF) this.error("unterminated '('");
+      if (this.lx.tk() === Tok.LParen) depth++;
+      else if (this.lx.tk() === Tok.RParen) depth--;
+      this.lx.next();
+    } while (depth > 0);
+  }
+
+  // ---- module -----------------------------------------------------------------------
+
+  parseModule(): Module {
+    this.prescan();
+    const lx = this.lx;
+    lx.next();
+    while (lx.tk() !== Tok.EOF) {
+      switch (lx.tk()) {
+        case Tok.Word:
+          this.parseTopLevelWord();
+          break;
+        case Tok.GlobalVar:
+        case Tok.GlobalID:
+          this.parseGlobal();
+          break;
+        case Tok.LocalVar:
+          this.parseNamedType();
+          break;
+        case Tok.LocalVarID:
+          this.error('numbered struct types are not supported; give the type a name');
+          break;
+        case Tok.MetadataVar:
+        case Tok.MetadataID:
+          this.parseMetadataDef();
+          break;
+        default:
+          if (lx.tk() === Tok.Word || lx.text.startsWith('$')) this.parseTopLevelWord();
+          else this.error(`expected a top-level entity, found ${this.describe()}`);
+      }
+    }
+    for (const [g, loc] of this.globalForwardLoc) {
+      if (!this.definedGlobals.has(g)) this.error(`use of undefined value '@${g.name}'`, loc);
+    }
+    return this.m;
+  }
+
+  /**
+   * Records the kind of every top-level `@name` definition so that forward references
+   * (function pointer tables before the functions, say) create the right object.
+   */
+  private prescan(): void {
+    const re = /^[ \t]*(?:(define|declare)\b[^@\n]*@("(?:[^"\\]|\\.)*"|[-a-zA-Z$._0-9]+)|@("(?:[^"\\]|\\.)*"|[-a-zA-Z$._0-9]+)[ \t]*=[^\n]*?\b(alias|ifunc|global|constant)\b)/gm;
+    let m: RegExpExecArray | null;
+    const text = this.text;
+    while ((m = re.exec(text)) !== null) {
+      if (m[1] !== undefined) this.globalKinds.set(keyOf(m[2]), 'function');
+      else this.globalKinds.set(keyOf(m[3]), m[4] === 'alias' || m[4] === 'ifunc' ? 'alias' : 'variable');
+    }
+    function keyOf(raw: string): string {
+      if (raw.startsWith('"')) return '@' + raw.slice(1, -1).replace(/\\([0-9A-Fa-f]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+      return /^[0-9]+$/.test(raw) ? '#' + raw : '@' + raw;
+    }
+  }
+
+  private parseTopLevelWord(): void {
+    const lx = this.lx;
+    const w = lx.text;
+    if (lx.tk() === Tok.Word && w.startsWith('$')) {
+      // $name = comdat any
+      const start = lx.start;
+      lx.next();
+      this.skipToLineEnd(start, this.m.comdats);
+      return;
+    }
+    switch (w) {
+      case 'define':
+        lx.next();
+        this.parseFunction(true);
+        return;
+      case 'declare':
+        lx.next();
+        this.parseFunction(false);
+        return;
+      case 'source_filename':
+        lx.next();
+        this.expect(Tok.Equal);
+        if (lx.tk() !== Tok.String) this.error('expected string');
+        this.m.sourceFilename = lx.text;
+        lx.next();
+        return;
+      case 'target': {
+        lx.next();
+        const which = lx.text;
+        if (!this.eatWord('datalayout') && !this.eatWord('triple')) this.error("expected 'datalayout' or 'triple'");
+        this.expect(Tok.Equal);
+        if (lx.tk() !== Tok.String) this.error('expected string');
+        if (which === 'datalayout') this.m.dataLayout = lx.text;
+        else this.m.triple = lx.text;
+        lx.next();
+        return;
+      }
+      case 'module': {
+        const start = lx.start;
+        lx.next();
+        this.expectWord('asm');
+        if (lx.tk() !== Tok.String) this.error('expected string');
+        lx.next();
+        this.m.moduleAsm.push(lx.slice(start, lx.prevEnd).trim());
+        return;
+      }
+      case 'attributes': {
+        lx.next();
+        if (lx.tk() !== Tok.AttrGrpID) this.error('expected attribute group id');
+        const id = lx.num;
+        lx.next();
+        this.expect(Tok.Equal);
+        if (lx.tk() !== Tok.LBrace) this.error("expected '{'");
+        const bodyStart = lx.pos;
+        let depth = 0;
+        let bodyEnd = bodyStart;
+        do {
+          if (lx.tk() === Tok.EOF) this.error('unterminated attribute group');
+          if (lx.tk() === Tok.LBrace) depth++;
+          else if (lx.tk() === Tok.RBrace) {
+            depth--;
+            if (depth === 0) bodyEnd = lx.start;
+          }
+          lx.next();
+        } while (depth > 0);
+        this.m.attributeGroups.set(id, lx.slice(bodyStart, bodyEnd).trim());
+        return;
+      }
+      case 'uselistorder':
+      case 'uselistorder_bb': {
+        // use-list order directives do not change meaning; skip the line
+        this.skipToLineEnd(lx.start, null);
+        return;
+      }
+      default:
+        this.error(`expected a top-level entity, found ${this.describe()}`);
+    }
+  }
+
+  /** Skips tokens to the end of the current line, optionally recording the raw text. */
+  private skipToLineEnd(start: number, into: string[] | null): void {
+    const lx = this.lx;
+    const line = lx.tokLine;
+    while (lx.tk() !== Tok.EOF && lx.tokLine === line) lx.next();
+    if (into !== null) into.push(lx.slice(start, lx.prevEnd).trim());
+  }
+
+  private parseNamedType(): void {
+    const lx = this.lx;
+    const name = lx.text;
+    const loc = lx.loc();
+    lx.next();
+    this.expect(Tok.Equal);
+    this.expectWord('type');
+    const t = this.m.getOrCreateStruct(name);
+    if (!t.opaque && t.members.length > 0) this.error(`redefinition of type '%${name}'`, loc);
+    if (this.eatWord('opaque')) return;
+    let packed = false;
+    if (lx.tk() === Tok.Less) {
+      packed = true;
+      lx.next();
+    }
+    if (lx.tk() !== Tok.LBrace) this.error("expected '{' or 'opaque' in type definition");
+    lx.next();
+    const members: Type[] = [];
+    if (lx.tk() !== Tok.RBrace) {
+      do members.push(this.parseType());
+      while (this.eat(Tok.Comma));
+    }
+    this.expect(Tok.RBrace);
+    if (packed) this.expect(Tok.Greater);
+    t.members = members;
+    t.packed = packed;
+    t.opaque = false;
+  }
+
+  private parseMetadataDef(): void {
+    const lx = this.lx;
+    const start = lx.start;
+    lx.next();
+    this.expect(Tok.Equal, "'=' in metadata definition");
+    this.eatWord('distinct');
+    this.skipMetadataValue();
+    this.m.metadata.push(lx.slice(start, lx.prevEnd).trimEnd());
+  }
+
+  /** Skips one metadata value: `!{…}`, `!N`, `!"s"`, `!DIFoo(…)`, or a typed constant inside a node. */
+  private skipMetadataValue(): void {
+    const lx = this.lx;
+    if (lx.tk() === Tok.MetadataID) {
+      lx.next();
+      return;
+    }
+    if (lx.tk() === Tok.Exclaim) {
+      lx.next();
+      if (lx.tk() === Tok.String) {
+        lx.next();
+        return;
+      }
+      if (lx.tk() === Tok.LBrace) {
+        let depth = 0;
+        do {
+          if (lx.tk() === Tok.EOF) this.error('unterminated metadata node');
+          if (lx.tk() === Tok.LBrace) depth++;
+          else if (lx.tk() === Tok.RBrace) depth--;
+          lx.next();
+        } while (depth > 0);
+        return;
+      }
+      this.error('expected metadata');
+    }
+    if (lx.tk() === Tok.MetadataVar) {
+      // !DILocation(...) specialized nodes, or a named reference
+      lx.next();
+      if (lx.tk() === Tok.LParen) this.skipParens();
+      return;
+    }
+    this.error(`expected metadata, found ${this.describe()}`);
+  }
+
+  // ---- globals ---------------------------------------------------------------------
+
+  private globalKey(): string {
+    return this.lx.tk() === Tok.GlobalID ? '#' + this.lx.num : '@' + this.lx.text;
+  }
+
+  /** The global named by the current token (created on first reference), consuming it. */
+  private parseGlobalRef(): Function | GlobalVariable | GlobalAlias {
+    const lx = this.lx;
+    const key = this.globalKey();
+    const loc = lx.loc();
+    lx.next();
+    return this.globalFor(key, loc);
+  }
+
+  private globalFor(key: string, loc: Loc): Function | GlobalVariable | GlobalAlias {
+    const byNum = key.startsWith('#');
+    const existing = byNum ? this.globalsByNumber[Number(key.slice(1))] : this.globalsByName.get(key.slice(1));
+    if (existing !== undefined) return existing;
+    const kind = this.globalKinds.get(key);
+    if (kind === undefined) this.error(`use of undefined value '@${key.slice(1)}'`, loc);
+    const name = byNum ? '' : key.slice(1);
+    let g: Function | GlobalVariable | GlobalAlias;
+    if (kind === 'function') g = new Function(name, functionType(voidType, []));
+    else if (kind === 'alias') g = new GlobalAlias(name, i32, ConstantNull.get());
+    else g = new GlobalVariable(name, i32, null);
+    if (byNum) this.globalsByNumber[Number(key.slice(1))] = g;
+    else this.globalsByName.set(name, g);
+    this.globalForwardLoc.set(g, loc);
+    return g;
+  }
+
+  /** Claims the slot for a definition of `key`, returning the pre-created object if any. */
+  private defineGlobal(key: string, loc: Loc): Function | GlobalVariable | GlobalAlias | undefined {
+    if (key.startsWith('#')) {
+      const n = Number(key.slice(1));
+      if (n !== this.nextGlobalNumber) this.error(`variable expected to be numbered '@${this.nextGlobalNumber}'`, loc);
+      this.nextGlobalNumber++;
+      const g = this.globalsByNumber[n];
+      return g;
+    }
+    const g = this.globalsByName.get(key.slice(1));
+    if (g !== undefined && this.definedGlobals.has(g)) this.error(`redefinition of global '@${key.slice(1)}'`, loc);
+    return g;
+  }
+
+  private parseGlobal(): void {
+    const lx = this.lx;
+    const key = this.globalKey();
+    const loc = lx.loc();
+    lx.next();
+    this.expect(Tok.Equal);
+    let linkage = '';
+    if (lx.tk() === Tok.Word && LINKAGES.has(lx.text)) {
+      linkage = lx.text;
+      lx.next();
+    }
+    const prefixStart = lx.start;
+    while (lx.tk() === Tok.Word && GLOBAL_PREFIX_WORDS.has(lx.text)) {
+      lx.next();
+      if (lx.tk() === Tok.LParen) this.skipParens();
+    }
+    const prefix = lx.slice(prefixStart, lx.prevEnd).trim();
+    if (this.isWord('alias') || this.isWord('ifunc')) {
+      const isIfunc = lx.text === 'ifunc';
+      lx.next();
+      const vt = this.parseType();
+      this.expect(Tok.Comma);
+      const at = this.parseType();
+      const aliasee = this.parseConstant(at);
+      const suffixStart = lx.start;
+      this.skipGlobalSuffix();
+      if (isIfunc) this.error('ifunc is not supported', loc);
+      let a = this.defineGlobal(key, loc) as GlobalAlias | undefined;
+      if (a !== undefined && !(a instanceof GlobalAlias)) this.error('alias conflicts with an earlier reference', loc);
+      const name = key.startsWith('#') ? '' : key.slice(1);
+      if (a === undefined) {
+        a = new GlobalAlias(name, vt, aliasee);
+        if (key.startsWith('#')) this.globalsByNumber[Number(key.slice(1))] = a;
+        else this.globalsByName.set(name, a);
+      } else {
+        (a as { valueType: Type }).valueType = vt;
+        a.aliasee = aliasee;
+      }
+      a.attrs = { linkage, prefix, suffix: lx.slice(suffixStart, lx.prevEnd).trim() };
+      this.definedGlobals.add(a);
+      this.m.addAlias(a);
+      return;
+    }
+    let isConstant: boolean;
+    if (this.eatWord('global')) isConstant = false;
+    else if (this.eatWord('constant')) isConstant = true;
+    else this.error(`expected 'global' or 'constant', found ${this.describe()}`);
+    const vt = this.parseType();
+    let init: Constant | null = null;
+    const isDecl = linkage === 'external' || linkage === 'extern_weak';
+    if (!isDecl) init = this.parseConstant(vt);
+    let g = this.defineGlobal(key, loc) as GlobalVariable | undefined;
+    if (g !== undefined && !(g instanceof GlobalVariable)) this.error('global variable conflicts with an earlier reference', loc);
+    const name = key.startsWith('#') ? '' : key.slice(1);
+    if (g === undefined) {
+      g = new GlobalVariable(name, vt, init, isConstant);
+      if (key.startsWith('#')) this.globalsByNumber[Number(key.slice(1))] = g;
+      else this.globalsByName.set(name, g);
+    } else {
+      (g as { valueType: Type }).valueType = vt;
+      g.initializer = init;
+      g.isConstant = isConstant;
+    }
+    // , section "x", , comdat, , align N, , !dbg !3 ...
+    let suffix = '';
+    while (lx.tk() === Tok.Comma) {
+      const s = lx.start;
+      lx.next();
+      if (this.isWord('align')) {
+        lx.next();
+        g.align = this.parseUInt('alignment');
+        continue;
+      }
+      if (lx.tk() === Tok.MetadataVar) {
+        lx.next();
+        this.skipMetadataValue();
+        g.md += lx.slice(s, lx.prevEnd).trimEnd();
+        continue;
+      } else if (lx.tk() === Tok.Word) {
+        lx.next();
+        while (lx.tk() === Tok.String || lx.tk() === Tok.LParen || lx.tk() === Tok.Int) {
+          if (lx.tk() === Tok.LParen) this.skipParens();
+          else lx.next();
+        }
+      } else this.error(`unexpected ${this.describe()} after global variable`);
+      suffix += lx.slice(s, lx.prevEnd).trimEnd();
+    }
+    g.attrs = { linkage: isDecl && linkage === 'external' ? 'external' : linkage, prefix, suffix };
+    this.definedGlobals.add(g);
+    this.m.addGlobal(g);
+  }
+
+  private skipGlobalSuffix(): void {
+    const lx = this.lx;
+    while (lx.tk() === Tok.Comma) {
+      lx.next();
+      if (lx.tk() === Tok.MetadataVar) {
+        lx.next();
+        this.skipMetadataValue();
+      } else {
+        lx.next();
+        while (lx.tk() === Tok.String || lx.tk() === Tok.LParen || lx.tk() === Tok.Int) {
+          if (lx.tk() === Tok.LParen) this.skipParens();
+          else lx.next();
+        }
+      }
+    }
+  }
+
+  // ---- types --------------------------------------------------------------------------
+
+  parseType(allowVoid = true): Type {
+    const lx = this.lx;
+    const loc = lx.loc();
+    let t: Type;
+    switch (lx.tk()) {
+      case Tok.Word: {
+        const w = lx.text;
+        t = this.simpleType(w, loc);
+        lx.next();
+        if (t.kind === TypeKind.Ptr && this.isWord('addrspace')) {
+          lx.next();
+          this.expect(Tok.LParen);
+          t = ptrType(this.parseUInt('address space'));
+          this.expect(Tok.RParen);
+        }
+        break;
+      }
+      case Tok.LSquare: {
+        lx.next();
+        const n = this.parseUInt('array length');
+        this.expectWord('x');
+        const e = this.parseType(false);
+        this.expect(Tok.RSquare);
+        t = arrayType(e, n);
+        break;
+      }
+      case Tok.Less: {
+        lx.next();
+        if (lx.tk() === Tok.LBrace) {
+          t = this.parseStructBody(true);
+          this.expect(Tok.Greater);
+          break;
+        }
+        if (this.eatWord('vscale')) this.error('scalable vectors are not supported', loc);
+        const n = this.parseUInt('vector length');
+        this.expectWord('x');
+        const e = this.parseType(false);
+        this.expect(Tok.Greater);
+        t = vectorType(e, n);
+        break;
+      }
+      case Tok.LBrace:
+        t = this.parseStructBody(false);
+        break;
+      case Tok.LocalVar:
+        t = this.m.getOrCreateStruct(lx.text);
+        lx.next();
+        break;
+      default:
+        this.error(`expected type, found ${this.describe()}`, loc);
+    }
+    // legacy suffixes: `*` pointers and `(params)` function types
+    for (;;) {
+      if (lx.tk() === Tok.Star) {
+        lx.next();
+        t = ptrType(0);
+      } else if (this.isWord('addrspace') && t.kind !== TypeKind.Ptr) {
+        lx.next();
+        this.expect(Tok.LParen);
+        const as = this.parseUInt();
+        this.expect(Tok.RParen);
+        this.expect(Tok.Star);
+        t = ptrType(as);
+      } else if (lx.tk() === Tok.LParen) {
+        t = this.parseFunctionTypeParams(t);
+      } else break;
+    }
+    if (!allowVoid && t === voidType) this.error('void is not a valid element type here', loc);
+    return t;
+  }
+
+  private simpleType(w: string, loc: Loc): Type {
+    const c = w.charCodeAt(0);
+    if (c === 105 /* i */ && w.length > 1) {
+      const bits = Number(w.slice(1));
+      if (Number.isInteger(bits) && bits > 0 && bits <= 8388608 && /^i[0-9]+$/.test(w)) return intType(bits);
+    }
+    switch (w) {
+      case 'void': return voidType;
+      case 'ptr': return ptrType(0);
+      case 'float': return floatType;
+      case 'double': return doubleType;
+      case 'half': return halfType;
+      case 'bfloat': return bfloatType;
+      case 'x86_fp80': return x86fp80Type;
+      case 'fp128': return fp128Type;
+      case 'label': return labelType;
+      case 'metadata': return metadataType;
+      case 'token': return tokenType;
+      case 'ppc_fp128':
+      case 'x86_amx':
+      case 'x86_mmx':
+        this.error(`type '${w}' is not supported`, loc);
+    }
+    this.error(`expected type, found '${w}'`, loc);
+  }
+
+  private parseStructBody(packed: boolean): Type {
+    this.expect(Tok.LBrace);
+    const members: Type[] = [];
+    if (this.lx.tk() !== Tok.RBrace) {
+      do members.push(this.parseType(false));
+      while (this.eat(Tok.Comma));
+    }
+    this.expect(Tok.RBrace);
+    return structType(members, packed);
+  }
+
+  /** `ret (T1, T2, ...)` — the `(` is the current token. */
+  private parseFunctionTypeParams(ret: Type): Type {
+    const lx = this.lx;
+    this.expect(Tok.LParen);
+    const params: Type[] = [];
+    let vararg = false;
+    if (lx.tk() !== Tok.RParen) {
+      do {
+        if (lx.tk() === Tok.DotDotDot) {
+          lx.next();
+          vararg = true;
+          break;
+        }
+        params.push(this.parseType(false));
+        this.skipParamAttrs();
+      } while (this.eat(Tok.Comma));
+    }
+    this.expect(Tok.RParen);
+    return functionType(ret, params, vararg);
+  }
+
+  /** Skips parameter attributes, returning their text. */
+  private skipParamAttrs(): string {
+    const lx = this.lx;
+    const start = lx.start;
+    let any = false;
+    for (;;) {
+      if (lx.tk() === Tok.Word && PARAM_ATTRS.has(lx.text)) {
+        const w = lx.text;
+        lx.next();
+        any = true;
+        if (lx.tk() === Tok.LParen) this.skipParens();
+        else if (w === 'align' && lx.tk() === Tok.Int) lx.next();
+        continue;
+      }
+      if (lx.tk() === Tok.String) {
+        // "string" attributes on parameters
+        lx.next();
+        any = true;
+        if (lx.tk() === Tok.Equal) {
+          lx.next();
+          lx.next();
+        }
+        continue;
+      }
+      break;
+    }
+    return any ? lx.slice(start, lx.prevEnd).trim() : '';
+  }
+
+  // ---- constants ------------------------------------------------------------------------
+
+  parseTypeAndConstant(): Constant {
+    const t = this.parseType();
+    return this.parseConstant(t);
+  }
+
+  /** A constant of type `ty`. Global references are allowed (they are constants). */
+  parseConstant(ty: Type): Constant {
+    const v = this.parseValueOrConstant(ty, false);
+    return v as Constant;
+  }
+
+  /**
+   * A value of type `ty`: a constant, or (when `allowLocal`) a local `%x`. Handles every
+   * constant form, including aggregates and constant expressions.
+   */
+  private parseValueOrConstant(ty: Type, allowLocal: boolean): Value {
+    const lx = this.lx;
+    const loc = lx.loc();
+    switch (lx.tk()) {
+      case Tok.LocalVar:
+      case Tok.LocalVarID:
+        if (!allowLocal) this.error('expected a constant, found a local value');
+        return this.parseLocalRef(ty);
+      case Tok.GlobalVar:
+      case Tok.GlobalID: {
+        if (ty.kind !== TypeKind.Ptr) this.error(`global value used as '${ty}', expected ptr`, loc);
+        return this.parseGlobalRef();
+      }
+      case Tok.Int: {
+        const text = lx.text;
+        lx.next();
+        if (ty.kind === TypeKind.Int) return ConstantInt.get(ty, BigInt(text));
+        if (ty.isFloatingPoint()) return ConstantFP.get(ty, Number(text));
+        this.error(`integer constant must have integer type, not '${ty}'`, loc);
+        break;
+      }
+      case Tok.Float: {
+        const text = lx.text;
+        lx.next();
+        if (!ty.isFloatingPoint()) this.error(`floating point constant invalid for type '${ty}'`, loc);
+        return ConstantFP.get(ty, parseFloatLiteral(text, ty, (m) => this.error(m, loc)));
+      }
+      case Tok.CString: {
+        const bytes = lx.bytes!;
+        lx.next();
+        if (ty.kind !== TypeKind.Array || !ty.elem!.isInt(8) || ty.count !== bytes.length) {
+          this.error(`constant string of ${bytes.length} bytes does not match type '${ty}'`, loc);
+        }
+        return new ConstantString(ty, bytes);
+      }
+      case Tok.LSquare: {
+        lx.next();
+        if (ty.kind !== TypeKind.Array) this.error(`array constant for non-array type '${ty}'`, loc);
+        const elems = this.parseConstantList(Tok.RSquare, ty.elem!);
+        if (elems.length !== ty.count) this.error(`array constant has ${elems.length} elements, type '${ty}' needs ${ty.count}`, loc);
+        return new ConstantAggregate(ValueKind.ConstantArray, ty, elems);
+      }
+      case Tok.LBrace: {
+        lx.next();
+        if (ty.kind !== TypeKind.Struct) this.error(`struct constant for non-struct type '${ty}'`, loc);
+        const elems: Constant[] = [];
+        if (lx.tk() !== Tok.RBrace) {
+          let k = 0;
+          do {
+            const et = this.parseType();
+            if (k >= ty.members.length || et !== ty.members[k]) this.error(`struct constant element ${k} has type '${et}', expected '${ty.members[k] ?? 'nothing'}'`);
+            elems.push(this.parseConstant(et));
+            k++;
+          } while (this.eat(Tok.Comma));
+        }
+        this.expect(Tok.RBrace);
+        if (elems.length !== ty.members.length) this.error(`struct constant has ${elems.length} elements, type '${ty}' needs ${ty.members.length}`, loc);
+        return new ConstantAggregate(ValueKind.ConstantStruct, ty, elems);
+      }
+      case Tok.Less: {
+        lx.next();
+        if (lx.tk() === Tok.LBrace) {
+          // packed struct constant <{ ... }>
+          lx.next();
+          if (ty.kind !== TypeKind.Struct || !ty.packed) this.error(`packed struct constant for type '${ty}'`, loc);
+          const elems: Constant[] = [];
+          if (lx.tk() !== Tok.RBrace) {
+            let k = 0;
+            do {
+              const et = this.parseType();
+              if (et !== ty.members[k]) this.error(`struct constant element ${k} has type '${et}', expected '${ty.members[k] ?? 'nothing'}'`);
+              elems.push(this.parseConstant(et));
+              k++;
+            } while (this.eat(Tok.Comma));
+          }
+          this.expect(Tok.RBrace);
+          this.expect(Tok.Greater);
+          if (elems.length !== ty.members.length) this.error('packed struct constant has the wrong number of elements', loc);
+          return new ConstantAggregate(ValueKind.ConstantStruct, ty, elems);
+        }
+        if (ty.kind !== TypeKind.Vector) this.error(`vector constant for non-vector type '${ty}'`, loc);
+        const elems = this.parseConstantList(Tok.Greater, ty.elem!);
+        if (elems.length !== ty.count) this.error('vector constant has the wrong number of elements', loc);
+        return new ConstantAggregate(ValueKind.ConstantVector, ty, elems);
+      }
+      case Tok.Word:
+        return this.parseKeywordConstant(ty, loc);
+      default:
+        break;
+    }
+    this.error(`expected a value of type '${ty}', found ${this.describe()}`, loc);
+  }
+
+  /** Elements `T v, T v, ...` up to `close` (consumed), each of type `elem`. */
+  private parseConstantList(close: Tok, elem: Type): Constant[] {
+    const lx = this.lx;
+    const out: Constant[] = [];
+    if (lx.tk() !== close) {
+      do {
+        const loc = lx.loc();
+        const et = this.parseType();
+        if (et !== elem) this.error(`element has type '${et}', expected '${elem}'`, loc);
+        out.push(this.parseConstant(et));
+      } while (this.eat(Tok.Comma));
+    }
+    this.expect(close);
+    return out;
+  }
+
+  private parseKeywordConstant(ty: Type, loc: Loc): Constant {
+    const lx = this.lx;
+    const w = lx.text;
+    switch (w) {
+      case 'true':
+      case 'false':
+        lx.next();
+        if (!ty.isInt(1)) this.error(`'${w}' must have type i1, not '${ty}'`, loc);
+        return ConstantInt.bool(w === 'true');
+      case 'null':
+        lx.next();
+        if (ty.kind !== TypeKind.Ptr) this.error(`null must be a pointer type, not '${ty}'`, loc);
+        return ConstantNull.get(ty);
+      case 'none':
+        lx.next();
+        return ConstantNull.get(ty);
+      case 'undef':
+        lx.next();
+        return UndefValue.get(ty);
+      case 'poison':
+        lx.next();
+        return PoisonValue.get(ty);
+      case 'zeroinitializer':
+        lx.next();
+        return ConstantZero.get(ty);
+      case 'splat': {
+        lx.next();
+        this.expect(Tok.LParen);
+        const e = this.parseTypeAndConstant();
+        this.expect(Tok.RParen);
+        if (ty.kind !== TypeKind.Vector || e.type !== ty.elem) this.error('splat element type does not match the vector', loc);
+        return new ConstantAggregate(ValueKind.ConstantVector, ty, new Array(ty.count).fill(e));
+      }
+      case 'blockaddress': {
+        lx.next();
+        this.expect(Tok.LParen);
+        const fn = this.parseGlobalRef();
+        this.expect(Tok.Comma);
+        const bbLoc = lx.loc();
+        if (lx.tk() !== Tok.LocalVar && lx.tk() !== Tok.LocalVarID) this.error('expected a block name', bbLoc);
+        const bbName = lx.tk() === Tok.LocalVar ? lx.text : String(lx.num);
+        lx.next();
+        this.expect(Tok.RParen);
+        return new BlockAddress(fn, new MetadataValue(labelType, bbName));
+      }
+      case 'dso_local_equivalent':
+      case 'no_cfi':
+        lx.next();
+        return this.parseGlobalRef();
+      case 'asm': {
+        const start = lx.start;
+        lx.next();
+        while (this.eatWord('sideeffect') || this.eatWord('alignstack') || this.eatWord('inteldialect') || this.eatWord('unwind')) {
+          /* flags */
+        }
+        if (lx.tk() !== Tok.String) this.error('expected asm string');
+        lx.next();
+        this.expect(Tok.Comma);
+        if (lx.tk() !== Tok.String) this.error('expected asm constraints');
+        lx.next();
+        return new InlineAsmValue(ty, lx.slice(start, lx.prevEnd).trim());
+      }
+      default:
+        break;
+    }
+    const op = OPCODE_BY_NAME.get(w);
+    if (op !== undefined) return this.parseConstantExpr(op, ty, loc);
+    this.error(`expected a value of type '${ty}', found '${w}'`, loc);
+  }
+
+  private parseConstantExpr(op: Opcode, ty: Type, loc: Loc): Constant {
+    const lx = this.lx;
+    lx.next();
+    if (op === Opcode.GetElementPtr) {
+      let flags = 0;
+      for (;;) {
+        if (this.eatWord('inbounds')) flags |= Flag.InBounds;
+        else if (this.eatWord('nuw')) flags |= Flag.NUW;
+        else if (this.eatWord('nusw')) flags |= Flag.NUSW;
+        else break;
+      }
+      if (this.isWord('inrange')) {
+        lx.next();
+        this.skipParens();
+      }
+      this.expect(Tok.LParen);
+      const src = this.parseType(false);
+      const ops: Constant[] = [];
+      while (this.eat(Tok.Comma)) {
+        if (this.isWord('inrange')) lx.next();
+        ops.push(this.parseTypeAndConstant());
+      }
+      this.expect(Tok.RParen);
+      if (ops.length === 0) this.error('getelementptr needs a base pointer', loc);
+      return ConstantExpr.get(Opcode.GetElementPtr, ty, ops, flags, src);
+    }
+    if (isCastOp(op)) {
+      this.expect(Tok.LParen);
+      const v = this.parseTypeAndConstant();
+      this.expectWord('to');
+      const to = this.parseType(false);
+      this.expect(Tok.RParen);
+      if (to !== ty) this.error(`constant expression has type '${to}', expected '${ty}'`, loc);
+      return ConstantExpr.get(op, to, [v]);
+    }
+    if (isBinaryOp(op)) {
+      let flags = 0;
+      for (;;) {
+        if (this.eatWord('nsw')) flags |= Flag.NSW;
+        else if (this.eatWord('nuw')) flags |= Flag.NUW;
+        else if (this.eatWord('exact')) flags |= Flag.Exact;
+        else break;
+      }
+      this.expect(Tok.LParen);
+      const a = this.parseTypeAndConstant();
+      this.expect(Tok.Comma);
+      const b = this.parseTypeAndConstant();
+      this.expect(Tok.RParen);
+      return ConstantExpr.get(op, a.type, [a, b], flags);
+    }
+    if (op === Opcode.ICmp || op === Opcode.FCmp) {
+      const p = this.parsePredicate(op);
+      this.expect(Tok.LParen);
+      const a = this.parseTypeAndConstant();
+      this.expect(Tok.Comma);
+      const b = this.parseTypeAndConstant();
+      this.expect(Tok.RParen);
+      return ConstantExpr.get(op, i1, [a, b], 0, null, p);
+    }
+    if (op === Opcode.ExtractElement || op === Opcode.Select) {
+      this.expect(Tok.LParen);
+      const ops: Constant[] = [this.parseTypeAndConstant()];
+      while (this.eat(Tok.Comma)) ops.push(this.parseTypeAndConstant());
+      this.expect(Tok.RParen);
+      return ConstantExpr.get(op, ty, ops);
+    }
+    this.error(`'${OPCODE_NAMES[op]}' is not supported in a constant expression`, loc);
+  }
+
+  private parsePredicate(op: Opcode): Pred {
+    const lx = this.lx;
+    if (lx.tk() !== Tok.Word) this.error('expected comparison predicate');
+    const p = op === Opcode.ICmp ? icmpPredByName(lx.text) : fcmpPredByName(lx.text);
+    if (p === undefined) this.error(`expected ${op === Opcode.ICmp ? 'icmp' : 'fcmp'} predicate, found '${lx.text}'`);
+    lx.next();
+    return p;
+  }
+
+  // ---- functions ----------------------------------------------------------------------------
+
+  private parseFunction(isDefine: boolean): void {
+    const lx = this.lx;
+    const headerLoc = lx.loc();
+    let linkage = '';
+    if (lx.tk() === Tok.Word && LINKAGES.has(lx.text)) {
+      linkage = lx.text;
+      lx.next();
+    }
+    // dso_local, visibility, cconv, return attributes ... up to the return type
+    const prefixStart = lx.start;
+    let retAttrs = '';
+    for (;;) {
+      if (lx.tk() === Tok.Word && GLOBAL_PREFIX_WORDS.has(lx.text)) {
+        lx.next();
+        if (lx.tk() === Tok.LParen || lx.tk() === Tok.Int) {
+          if (lx.tk() === Tok.LParen) this.skipParens();
+          else lx.next();
+        }
+        continue;
+      }
+      if (lx.tk() === Tok.Word && PARAM_ATTRS.has(lx.text)) {
+        const s = lx.start;
+        const a = this.skipParamAttrs();
+        if (a === '' && lx.start === s) break;
+        retAttrs += (retAttrs ? ' ' : '') + a;
+        continue;
+      }
+      break;
+    }
+    let prefix = lx.slice(prefixStart, lx.prevEnd).trim();
+    if (retAttrs !== '') prefix = stripWords(prefix, retAttrs);
+    const ret = this.parseType();
+    if (lx.tk() !== Tok.GlobalVar && lx.tk() !== Tok.GlobalID) this.error(`expected function name, found ${this.describe()}`);
+    const key = this.globalKey();
+    const nameLoc = lx.loc();
+    lx.next();
+    // parameters
+    this.expect(Tok.LParen);
+    const params: Type[] = [];
+    const argNames: string[] = [];
+    const argNumbers: (number | null)[] = [];
+    const argAttrs: string[] = [];
+    const argLocs: Loc[] = [];
+    let vararg = false;
+    if (lx.tk() !== Tok.RParen) {
+      do {
+        if (lx.tk() === Tok.DotDotDot) {
+          lx.next();
+          vararg = true;
+          break;
+        }
+        const t = this.parseType(false);
+        params.push(t);
+        argAttrs.push(this.skipParamAttrs());
+        argLocs.push(lx.loc());
+        if (lx.tk() === Tok.LocalVar) {
+          argNames.push(lx.text);
+          argNumbers.push(null);
+          lx.next();
+        } else if (lx.tk() === Tok.LocalVarID) {
+          argNames.push('');
+          argNumbers.push(lx.num);
+          lx.next();
+        } else {
+          argNames.push('');
+          argNumbers.push(null);
+        }
+      } while (this.eat(Tok.Comma));
+    }
+    this.expect(Tok.RParen);
+    const fnType = functionType(ret, params, vararg);
+    // suffix: unnamed_addr, #N, attributes, section, comdat, align, gc, personality, !md …
+    const suffixStart = lx.start;
+    for (;;) {
+      if (lx.tk() === Tok.AttrGrpID) {
+        lx.next();
+        continue;
+      }
+      if (lx.tk() === Tok.Word && !TOP_LEVEL_WORDS.has(lx.text) && !lx.text.startsWith('$')) {
+        const w = lx.text;
+        if (w === 'personality' || w === 'prefix' || w === 'prologue') {
+          lx.next();
+          this.parseTypeAndConstant();
+          continue;
+        }
+        lx.next();
+        if (lx.tk() === Tok.LParen) this.skipParens();
+        else if (lx.tk() === Tok.Int && (w === 'align' || w === 'alignstack' || w === 'addrspace')) lx.next();
+        else if (lx.tk() === Tok.String && (w === 'section' || w === 'gc' || w === 'partition')) lx.next();
+        else if (lx.tk() === Tok.Equal) {
+          lx.next();
+          lx.next();
+        }
+        continue;
+      }
+      if (lx.tk() === Tok.String) {
+        lx.next();
+        if (lx.tk() === Tok.Equal) {
+          lx.next();
+          lx.next();
+        }
+        continue;
+      }
+      if (lx.tk() === Tok.MetadataVar) {
+        // `!dbg !12` attachment, but not a following top-level `!name = ...`
+        const st = lx.save();
+        lx.next();
+        if (lx.tk() === Tok.Equal) {
+          lx.restore(st);
+          break;
+        }
+        this.skipMetadataValue();
+        continue;
+      }
+      break;
+    }
+    const suffix = lx.slice(suffixStart, lx.prevEnd).trim();
+
+    let fn = this.defineGlobal(key, nameLoc) as Function | undefined;
+    if (fn !== undefined && !(fn instanceof Function)) this.error(`'@${key.slice(1)}' is not a function`, nameLoc);
+    const name = key.startsWith('#') ? '' : key.slice(1);
+    if (fn === undefined) {
+      fn = new Function(name, fnType, argNames);
+      if (key.startsWith('#')) this.globalsByNumber[Number(key.slice(1))] = fn;
+      else this.globalsByName.set(name, fn);
+    } else {
+      fn.setSignature(fnType, argNames);
+    }
+    fn.attrs = { linkage, prefix, suffix };
+    fn.retAttrs = retAttrs;
+    fn.args.forEach((a, i) => (a.attrs = argAttrs[i]));
+    this.definedGlobals.add(fn);
+    this.m.addFunction(fn);
+    if (!isDefine) return;
+    if (lx.tk() !== Tok.LBrace) this.error(`expected '{' to start the body of '@${fn.name}', found ${this.describe()}`);
+    lx.next();
+    this.parseBody(fn, argNumbers, argLocs, headerLoc);
+  }
+
+  private parseBody(fn: Function, argNumbers: (number | null)[], argLocs: Loc[], headerLoc: Loc): void {
+    const lx = this.lx;
+    const fs = new FunctionState(fn);
+    this.fs = fs;
+    // arguments
+    for (let i = 0; i < fn.args.length; i++) {
+      const a = fn.args[i];
+      if (a.name !== '') {
+        if (fs.named.has(a.name)) this.error(`redefinition of argument '%${a.name}'`, argLocs[i]);
+        fs.named.set(a.name, a);
+      } else {
+        const n = argNumbers[i];
+        if (n !== null && n !== fs.nextNumber) this.error(`argument expected to be numbered '%${fs.nextNumber}'`, argLocs[i]);
+        fs.numbered[fs.nextNumber++] = a;
+      }
+    }
+    if (lx.tk() === Tok.RBrace) this.error(`function body of '@${fn.name}' requires at least one basic block`);
+    while (lx.tk() !== Tok.RBrace) {
+      if (lx.tk() === Tok.EOF) this.error(`unterminated function body of '@${fn.name}'`, headerLoc);
+      this.parseBlock(fs);
+    }
+    lx.next();
+    // every forward reference must have been defined
+    for (const [ph, info] of fs.forward) {
+      this.error(`use of undefined value '%${info.name}'`, info.loc);
+      void ph;
+    }
+    for (const [name, bb] of fs.blocksByName) {
+      if (!fs.definedBlocks.has(bb)) this.error(`use of undefined label '%${name}'`);
+    }
+    fs.blocksByNumber.forEach((bb, n) => {
+      if (bb !== undefined && !fs.definedBlocks.has(bb)) this.error(`use of undefined label '%${n}'`);
+    });
+    this.fs = null;
+  }
+
+  private parseBlock(fs: FunctionState): void {
+    const lx = this.lx;
+    let bb: BasicBlock;
+    const loc = lx.loc();
+    if (lx.tk() === Tok.LabelStr) {
+      const name = lx.text;
+      lx.next();
+      bb = this.blockByName(fs, name, loc);
+    } else if (lx.tk() === Tok.LabelID) {
+      const n = lx.num;
+      lx.next();
+      if (n !== fs.nextNumber) this.error(`label expected to be numbered '${fs.nextNumber}'`, loc);
+      bb = this.blockByNumber(fs, n, loc);
+      fs.nextNumber++;
+    } else {
+      const n = fs.nextNumber++;
+      bb = this.blockByNumber(fs, n, loc);
+    }
+    if (fs.definedBlocks.has(bb)) this.error(`redefinition of label '${bb.name || '%'}'`, loc);
+    fs.definedBlocks.add(bb);
+    fs.forward.delete(bb);
+    fs.fn.appendBlock(bb);
+    // instructions up to and including the terminator
+    for (;;) {
+      if (lx.tk() === Tok.RBrace || lx.tk() === Tok.LabelStr || lx.tk() === Tok.LabelID || lx.tk() === Tok.EOF) {
+        this.error(`expected instruction: block '${bb.name || '%' + (fs.nextNumber - 1)}' must end with a terminator`);
+      }
+      const inst = this.parseInstructionStatement(fs, bb);
+      if (inst.isTerminator()) break;
+    }
+  }
+
+  private blockByName(fs: FunctionState, name: string, loc: Loc): BasicBlock {
+    let bb = fs.blocksByName.get(name);
+    if (bb === undefined) {
+      const v = fs.named.get(name);
+      if (v !== undefined) {
+        if (!fs.forward.has(v) || v.kind === ValueKind.BasicBlock) this.error(`'%${name}' is not a label`, loc);
+        // was referenced as a value before: replace that placeholder
+        bb = new BasicBlock(name);
+        this.resolveForward(fs, v, bb, loc);
+      } else bb = new BasicBlock(name);
+      fs.blocksByName.set(name, bb);
+      fs.named.set(name, bb);
+    }
+    return bb;
+  }
+
+  private blockByNumber(fs: FunctionState, n: number, loc: Loc): BasicBlock {
+    let bb = fs.blocksByNumber[n];
+    if (bb === undefined) {
+      const v = fs.numbered[n];
+      bb = new BasicBlock('');
+      if (v !== undefined) this.resolveForward(fs, v, bb, loc);
+      fs.blocksByNumber[n] = bb;
+      fs.numbered[n] = bb;
+    }
+    return bb;
+  }
+
+  private resolveForward(fs: FunctionState, placeholder: Value, def: Value, loc: Loc): void {
+    if (placeholder.type !== def.type) {
+      this.error(`'%${fs.forward.get(placeholder)?.name ?? def.name}' defined with type '${def.type}' but expected '${placeholder.type}'`, loc);
+    }
+    placeholder.replaceAllUsesWith(def);
+    fs.forward.delete(placeholder);
+  }
+
+  /** A reference to a local value of type `ty` (consumes the token). */
+  private parseLocalRef(ty: Type): Value {
+    const lx = this.lx;
+    const fs = this.fs;
+    const loc = lx.loc();
+    if (fs === null) this.error('local value used outside a function');
+    if (lx.tk() === Tok.LocalVar) {
+      const name = lx.text;
+      lx.next();
+      let v = fs.named.get(name);
+      if (v === undefined) {
+        if (ty === labelType) {
+          const bb = new BasicBlock(name);
+          fs.blocksByName.set(name, bb);
+          fs.named.set(name, bb);
+          return bb;
+        }
+        v = new Argument(ty, null, -1);
+        fs.named.set(name, v);
+        fs.forward.set(v, { loc, name });
+        return v;
+      }
+      if (v.type !== ty) this.error(`'%${name}' defined with type '${v.type}' but expected '${ty}'`, loc);
+      return v;
+    }
+    const n = lx.num;
+    lx.next();
+    let v = fs.numbered[n];
+    if (v === undefined) {
+      if (n < fs.nextNumber) this.error(`use of undefined value '%${n}'`, loc);
+      if (ty === labelType) {
+        const bb = new BasicBlock('');
+        fs.blocksByNumber[n] = bb;
+        fs.numbered[n] = bb;
+        return bb;
+      }
+      v = new Argument(ty, null, -1);
+      fs.numbered[n] = v;
+      fs.forward.set(v, { loc, name: String(n) });
+      return v;
+    }
+    if (v.type !== ty) this.error(`'%${n}' defined with type '${v.type}' but expected '${ty}'`, loc);
+    return v;
+  }
+
+  private parseValue(ty: Type): Value {
+    return this.parseValueOrConstant(ty, true);
+  }
+
+  private parseTypeAndValue(): Value {
+    const t = this.parseType();
+    return this.parseValue(t);
+  }
+
+  private parseBlockRef(): BasicBlock {
+    const lx = this.lx;
+    if (!this.isWord('label')) this.error(`expected 'label', found ${this.describe()}`);
+    lx.next();
+    const loc = lx.loc();
+    if (lx.tk() !== Tok.LocalVar && lx.tk() !== Tok.LocalVarID) this.error(`expected a block name, found ${this.describe()}`);
+    const v = this.parseLocalRef(labelType);
+    if (v.kind !== ValueKind.BasicBlock) this.error("expected a basic block", loc);
+    return v as BasicBlock;
+  }
+
+  // ---- instructions ------------------------------------------------------------------------------
+
+  private parseInstructionStatement(fs: FunctionState, bb: BasicBlock): Instruction {
+    const lx = this.lx;
+    let resultName: string | null = null;
+    let resultNumber = -1;
+    const resultLoc = lx.loc();
+    if (lx.tk() === Tok.LocalVar || lx.tk() === Tok.LocalVarID) {
+      if (lx.tk() === Tok.LocalVar) resultName = lx.text;
+      else resultNumber = lx.num;
+      lx.next();
+      this.expect(Tok.Equal);
+    }
+    const instLoc = lx.loc();
+    const inst = this.parseInstruction(bb);
+    // metadata attachments: , !name !N
+    let md: string | null = null;
+    while (lx.tk() === Tok.Comma) {
+      const st = lx.save();
+      lx.next();
+      if (lx.tk() !== Tok.MetadataVar) {
+        lx.restore(st);
+        break;
+      }
+      const s = lx.start;
+      lx.next();
+      this.skipMetadataValue();
+      md = (md ?? '') + ', ' + lx.slice(s, lx.prevEnd).trim();
+    }
+    if (md !== null) inst.md = md;
+    bb.append(inst);
+    const hasResult = inst.type !== voidType;
+    if (resultName !== null || resultNumber >= 0) {
+      if (!hasResult) this.error(`instruction returning void cannot have a name`, resultLoc);
+    }
+    if (!hasResult) return inst;
+    if (resultName !== null) {
+      inst.name = resultName;
+      const prev = fs.named.get(resultName);
+      if (prev !== undefined) {
+        if (!fs.forward.has(prev)) this.error(`multiple definition of local value named '%${resultName}'`, resultLoc);
+        this.resolveForward(fs, prev, inst, resultLoc);
+      }
+      fs.named.set(resultName, inst);
+    } else {
+      const n = fs.nextNumber;
+      if (resultNumber >= 0 && resultNumber !== n) this.error(`instruction expected to be numbered '%${n}'`, resultLoc);
+      fs.nextNumber++;
+      const prev = fs.numbered[n];
+      if (prev !== undefined) {
+        if (!fs.forward.has(prev)) this.error(`multiple definition of local value '%${n}'`, resultLoc);
+        this.resolveForward(fs, prev, inst, resultLoc);
+      }
+      fs.numbered[n] = inst;
+    }
+    void instLoc;
+    return inst;
+  }
+
+  private parseInstruction(bb: BasicBlock): Instruction {
+    const lx = this.lx;
+    const loc = lx.loc();
+    if (lx.tk() !== Tok.Word) this.error(`expected instruction opcode, found ${this.describe()}`);
+    const w = lx.text;
+    if (w === 'tail' || w === 'musttail' || w === 'notail') {
+      lx.next();
+      if (!this.isWord('call')) this.error("expected 'call'");
+      const c = this.parseCall();
+      c.flags |= w === 'tail' ? Flag.Tail : w === 'musttail' ? Flag.MustTail : Flag.NoTail;
+      return c;
+    }
+    const op = OPCODE_BY_NAME.get(w);
+    if (op === undefined) {
+      if (w === 'invoke' || w === 'landingpad' || w === 'resume' || w === 'callbr' || w === 'catchswitch' || w === 'cleanuppad' || w === 'catchpad' || w === 'catchret' || w === 'cleanupret') {
+        this.error(`instruction '${w}' (exception handling) is not supported`, loc);
+      }
+      this.error(`expected instruction opcode, found '${w}'`, loc);
+    }
+    if (isBinaryOp(op)) return this.parseBinary(op);
+    if (isCastOp(op)) return this.parseCast(op);
+    switch (op) {
+      case Opcode.Ret: {
+        lx.next();
+        const fnRet = bb.parent!.returnType;
+        const t = this.parseType();
+        if (t === voidType) {
+          if (fnRet !== voidType) this.error(`value doesn't match function result type '${fnRet}'`, loc);
+          return new Instruction(Opcode.Ret, voidType, []);
+        }
+        const v = this.parseValue(t);
+        if (t !== fnRet) this.error(`value doesn't match function result type '${fnRet}'`, loc);
+        return new Instruction(Opcode.Ret, voidType, [v]);
+      }
+      case Opcode.Br: {
+        lx.next();
+        if (this.isWord('label')) return new Instruction(Opcode.Br, voidType, [this.parseBlockRef()]);
+        const ct = this.parseType();
+        if (ct !== i1) this.error(`branch condition must have type i1, not '${ct}'`, loc);
+        const c = this.parseValue(ct);
+        this.expect(Tok.Comma);
+        const t = this.parseBlockRef();
+        this.expect(Tok.Comma);
+        const f = this.parseBlockRef();
+        return new Instruction(Opcode.Br, voidType, [c, t, f]);
+      }
+      case Opcode.Switch: {
+        lx.next();
+        const ct = this.parseType();
+        if (ct.kind !== TypeKind.Int) this.error(`switch condition must be an integer, not '${ct}'`, loc);
+        const c = this.parseValue(ct);
+        this.expect(Tok.Comma);
+        const d = this.parseBlockRef();
+        const ops: Value[] = [c, d];
+        this.expect(Tok.LSquare);
+        const seen = new Set<bigint>();
+        while (lx.tk() !== Tok.RSquare) {
+          const cloc = lx.loc();
+          const t = this.parseType();
+          if (t !== ct) this.error(`case value has type '${t}', expected '${ct}'`, cloc);
+          const v = this.parseValueOrConstant(t, false);
+          if (v.kind !== ValueKind.ConstantInt) this.error('case value is not a constant integer', cloc);
+          const cv = (v as ConstantInt).value;
+          if (seen.has(cv)) this.error('duplicate case value in switch', cloc);
+          seen.add(cv);
+          this.expect(Tok.Comma);
+          ops.push(v, this.parseBlockRef());
+        }
+        lx.next();
+        return new Instruction(Opcode.Switch, voidType, ops);
+      }
+      case Opcode.IndirectBr: {
+        lx.next();
+        const a = this.parseTypeAndValue();
+        this.expect(Tok.Comma);
+        this.expect(Tok.LSquare);
+        const ops: Value[] = [a];
+        if (lx.tk() !== Tok.RSquare) {
+          do ops.push(this.parseBlockRef());
+          while (this.eat(Tok.Comma));
+        }
+        this.expect(Tok.RSquare);
+        return new Instruction(Opcode.IndirectBr, voidType, ops);
+      }
+      case Opcode.Unreachable:
+        lx.next();
+        return new Instruction(Opcode.Unreachable, voidType, []);
+      case Opcode.FNeg: {
+        lx.next();
+        const flags = this.parseFastMath();
+        const v = this.parseTypeAndValue();
+        if (!v.type.scalarType().isFloatingPoint()) this.error(`fneg requires a floating-point operand, not '${v.type}'`, loc);
+        const i = new Instruction(Opcode.FNeg, v.type, [v]);
+        i.flags = flags;
+        return i;
+      }
+      case Opcode.Alloca:
+        return this.parseAlloca();
+      case Opcode.Load:
+        return this.parseLoad();
+      case Opcode.Store:
+        return this.parseStore();
+      case Opcode.GetElementPtr:
+        return this.parseGep();
+      case Opcode.ICmp:
+      case Opcode.FCmp: {
+        lx.next();
+        let flags = 0;
+        if (op === Opcode.FCmp) flags = this.parseFastMath();
+        else if (this.eatWord('samesign')) flags = 0;
+        const p = this.parsePredicate(op);
+        const t = this.parseType();
+        const isFp = t.scalarType().isFloatingPoint();
+        if (op === Opcode.ICmp ? !(t.scalarType().kind === TypeKind.Int || t.scalarType().kind === TypeKind.Ptr) : !isFp) {
+          this.error(`${w} requires ${op === Opcode.ICmp ? 'integer or pointer' : 'floating-point'} operands, not '${t}'`, loc);
+        }
+        const a = this.parseValue(t);
+        this.expect(Tok.Comma);
+        const b = this.parseValue(t);
+        const i = new Instruction(op, t.kind === TypeKind.Vector ? vectorType(i1, t.count) : i1, [a, b]);
+        i.pred = p;
+        i.flags = flags;
+        return i;
+      }
+      case Opcode.Phi: {
+        lx.next();
+        const flags = this.parseFastMath();
+        const t = this.parseType(false);
+        const i = new Instruction(Opcode.Phi, t, []);
+        i.blocks = [];
+        i.flags = flags;
+        do {
+          this.expect(Tok.LSquare);
+          const v = this.parseValue(t);
+          this.expect(Tok.Comma);
+          const bloc = lx.loc();
+          if (lx.tk() !== Tok.LocalVar && lx.tk() !== Tok.LocalVarID) this.error(`expected a block name, found ${this.describe()}`);
+          const b = this.parseLocalRef(labelType);
+          if (b.kind !== ValueKind.BasicBlock) this.error('expected a basic block', bloc);
+          this.expect(Tok.RSquare);
+          i.addIncoming(v, b as BasicBlock);
+        } while (this.phiContinues());
+        return i;
+      }
+      case Opcode.Call:
+        return this.parseCall();
+      case Opcode.Select: {
+        lx.next();
+        const flags = this.parseFastMath();
+        const c = this.parseTypeAndValue();
+        this.expect(Tok.Comma);
+        const a = this.parseTypeAndValue();
+        this.expect(Tok.Comma);
+        const b = this.parseTypeAndValue();
+        if (a.type !== b.type) this.error('select values must have the same type', loc);
+        if (c.type.scalarType() !== i1) this.error(`select condition must be i1, not '${c.type}'`, loc);
+        const i = new Instruction(Opcode.Select, a.type, [c, a, b]);
+        i.flags = flags;
+        return i;
+      }
+      case Opcode.Freeze: {
+        lx.next();
+        const v = this.parseTypeAndValue();
+        return new Instruction(Opcode.Freeze, v.type, [v]);
+      }
+      case Opcode.VAArg: {
+        lx.next();
+        const v = this.parseTypeAndValue();
+        this.expect(Tok.Comma);
+        const t = this.parseType(false);
+        return new Instruction(Opcode.VAArg, t, [v]);
+      }
+      case Opcode.ExtractValue: {
+        lx.next();
+        const agg = this.parseTypeAndValue();
+        const idx: number[] = [];
+        let t = agg.type;
+        while (this.eat(Tok.Comma)) {
+          const k = this.parseUInt('index');
+          idx.push(k);
+          if (t.kind === TypeKind.Struct && k < t.members.length) t = t.members[k];
+          else if (t.kind === TypeKind.Array && k < t.count) t = t.elem!;
+          else this.error(`invalid extractvalue index ${k} into '${t}'`, loc);
+        }
+        if (idx.length === 0) this.error('extractvalue needs at least one index', loc);
+        const i = new Instruction(Opcode.ExtractValue, t, [agg]);
+        i.indices = idx;
+        return i;
+      }
+      case Opcode.InsertValue: {
+        lx.next();
+        const agg = this.parseTypeAndValue();
+        this.expect(Tok.Comma);
+        const v = this.parseTypeAndValue();
+        const idx: number[] = [];
+        let t = agg.type;
+        while (this.eat(Tok.Comma)) {
+          const k = this.parseUInt('index');
+          idx.push(k);
+          if (t.kind === TypeKind.Struct && k < t.members.length) t = t.members[k];
+          else if (t.kind === TypeKind.Array && k < t.count) t = t.elem!;
+          else this.error(`invalid insertvalue index ${k} into '${t}'`, loc);
+        }
+        if (idx.length === 0) this.error('insertvalue needs at least one index', loc);
+        if (t !== v.type) this.error(`insertvalue operand has type '${v.type}', expected '${t}'`, loc);
+        const i = new Instruction(Opcode.InsertValue, agg.type, [agg, v]);
+        i.indices = idx;
+        return i;
+      }
+      case Opcode.ExtractElement: {
+        lx.next();
+        const v = this.parseTypeAndValue();
+        this.expect(Tok.Comma);
+        const idx = this.parseTypeAndValue();
+        if (v.type.kind !== TypeKind.Vector) this.error('extractelement requires a vector', loc);
+        return new Instruction(Opcode.ExtractElement, v.type.elem!, [v, idx]);
+      }
+      case Opcode.InsertElement: {
+        lx.next();
+        const v = this.parseTypeAndValue();
+        this.expect(Tok.Comma);
+        const e = this.parseTypeAndValue();
+        this.expect(Tok.Comma);
+        const idx = this.parseTypeAndValue();
+        if (v.type.kind !== TypeKind.Vector) this.error('insertelement requires a vector', loc);
+        return new Instruction(Opcode.InsertElement, v.type, [v, e, idx]);
+      }
+      case Opcode.ShuffleVector: {
+        lx.next();
+        const a = this.parseTypeAndValue();
+        this.expect(Tok.Comma);
+        const b = this.parseTypeAndValue();
+        this.expect(Tok.Comma);
+        const mt = this.parseType();
+        const mask = this.parseConstant(mt);
+        if (a.type.kind !== TypeKind.Vector || mt.kind !== TypeKind.Vector) this.error('shufflevector requires vectors', loc);
+        const n = mt.count;
+        const idx: number[] = [];
+        for (let k = 0; k < n; k++) {
+          let e: Constant | null = null;
+          if (mask.kind === ValueKind.ConstantVector) e = (mask as ConstantAggregate).elements[k];
+          else if (mask.kind === ValueKind.ConstantZero) idx.push(0);
+          else idx.push(-1);
+          if (e !== null) idx.push(e.kind === ValueKind.ConstantInt ? Number((e as ConstantInt).value) : -1);
+        }
+        const i = new Instruction(Opcode.ShuffleVector, vectorType(a.type.elem!, n), [a, b]);
+        i.indices = idx;
+        return i;
+      }
+      case Opcode.Fence:
+      case Opcode.AtomicCmpXchg:
+      case Opcode.AtomicRMW:
+        this.error(`instruction '${w}' (atomics) is not supported`, loc);
+        break;
+      default:
+        break;
+    }
+    this.error(`unsupported instruction '${w}'`, loc);
+  }
+
+  /** After a phi entry: `, [` continues the list; `, !md` does not. */
+  private phiContinues(): boolean {
+    const lx = this.lx;
+    if (lx.tk() !== Tok.Comma) return false;
+    const st = lx.save();
+    lx.next();
+    if (lx.tk() === Tok.LSquare) return true;
+    lx.restore(st);
+    return false;
+  }
+
+  private parseFastMath(): number {
+    const lx = this.lx;
+    let flags = 0;
+    while (lx.tk() === Tok.Word) {
+      const f = FAST_MATH[lx.text];
+      if (f === undefined) break;
+      flags |= f;
+      lx.next();
+    }
+    return flags;
+  }
+
+  private parseBinary(op: Opcode): Instruction {
+    const lx = this.lx;
+    const loc = lx.loc();
+    lx.next();
+    let flags = 0;
+    for (;;) {
+      if (lx.tk() !== Tok.Word) break;
+      const w = lx.text;
+      if (w === 'nsw') flags |= Flag.NSW;
+      else if (w === 'nuw') flags |= Flag.NUW;
+      else if (w === 'exact') flags |= Flag.Exact;
+      else if (w === 'disjoint') flags |= Flag.Disjoint;
+      else {
+        const f = FAST_MATH[w];
+        if (f === undefined) break;
+        flags |= f;
+      }
+      lx.next();
+    }
+    const t = this.parseType();
+    const isFp = op === Opcode.FAdd || op === Opcode.FSub || op === Opcode.FMul || op === Opcode.FDiv || op === Opcode.FRem;
+    const st = t.scalarType();
+    if (isFp ? !st.isFloatingPoint() : st.kind !== TypeKind.Int) {
+      this.error(`'${OPCODE_NAMES[op]}' requires ${isFp ? 'floating-point' : 'integer'} operands, not '${t}'`, loc);
+    }
+    const a = this.parseValue(t);
+    this.expect(Tok.Comma);
+    const b = this.parseValue(t);
+    const i = new Instruction(op, t, [a, b]);
+    i.flags = flags;
+    return i;
+  }
+
+  private parseCast(op: Opcode): Instruction {
+    const lx = this.lx;
+    lx.next();
+    let flags = 0;
+    for (;;) {
+      if (this.eatWord('nneg')) flags |= Flag.NNeg;
+      else if (this.eatWord('nuw')) flags |= Flag.NUW;
+      else if (this.eatWord('nsw')) flags |= Flag.NSW;
+      else break;
+    }
+    flags |= this.parseFastMath();
+    const v = this.parseTypeAndValue();
+    this.expectWord('to');
+    const to = this.parseType(false);
+    const i = new Instruction(op, to, [v]);
+    i.flags = flags;
+    return i;
+  }
+
+  private parseAlloca(): Instruction {
+    const lx = this.lx;
+    lx.next();
+    let flags = 0;
+    if (this.eatWord('inalloca')) flags |= Flag.InAlloca;
+    const t = this.parseType(false);
+    let count: Value = ConstantInt.get(i32, 1);
+    let align = 0;
+    let extra: string | null = null;
+    while (lx.tk() === Tok.Comma) {
+      const st = lx.save();
+      lx.next();
+      if (this.isWord('align')) {
+        lx.next();
+        align = this.parseUInt('alignment');
+      } else if (this.isWord('addrspace')) {
+        const s = lx.start;
+        lx.next();
+        this.skipParens();
+        extra = lx.slice(s, lx.prevEnd);
+      } else if (lx.tk() === Tok.MetadataVar) {
+        lx.restore(st); // a metadata attachment: the statement parser takes it
+        break;
+      } else count = this.parseTypeAndValue();
+    }
+    const i = new Instruction(Opcode.Alloca, ptrType(0), [count]);
+    i.auxType = t;
+    i.align = align;
+    i.flags = flags;
+    i.extra = extra;
+    return i;
+  }
+
+  private parseLoad(): Instruction {
+    const lx = this.lx;
+    const loc = lx.loc();
+    lx.next();
+    let flags = 0;
+    if (this.eatWord('atomic')) flags |= Flag.Atomic;
+    if (this.eatWord('volatile')) flags |= Flag.Volatile;
+    const t = this.parseType(false);
+    this.expect(Tok.Comma);
+    const p = this.parseTypeAndValue();
+    if (p.type.kind !== TypeKind.Ptr) this.error(`load operand must be a pointer, not '${p.type}'`, loc);
+    const i = new Instruction(Opcode.Load, t, [p]);
+    i.flags = flags;
+    if (flags & Flag.Atomic) i.extra = this.parseAtomicOrdering();
+    this.parseMemAlign(i);
+    return i;
+  }
+
+  private parseAtomicOrdering(): string {
+    const lx = this.lx;
+    const s = lx.start;
+    if (this.isWord('syncscope')) {
+      lx.next();
+      this.skipParens();
+    }
+    if (lx.tk() !== Tok.Word) this.error('expected atomic ordering');
+    lx.next();
+    return lx.slice(s, lx.prevEnd).trim();
+  }
+
+  private parseMemAlign(i: Instruction): void {
+    const lx = this.lx;
+    while (lx.tk() === Tok.Comma) {
+      const st = lx.save();
+      lx.next();
+      if (this.isWord('align')) {
+        lx.next();
+        i.align = this.parseUInt('alignment');
+      } else {
+        lx.restore(st);
+        break;
+      }
+    }
+  }
+
+  private parseStore(): Instruction {
+    const lx = this.lx;
+    const loc = lx.loc();
+    lx.next();
+    let flags = 0;
+    if (this.eatWord('atomic')) flags |= Flag.Atomic;
+    if (this.eatWord('volatile')) flags |= Flag.Volatile;
+    const v = this.parseTypeAndValue();
+    this.expect(Tok.Comma);
+    const p = this.parseTypeAndValue();
+    if (p.type.kind !== TypeKind.Ptr) this.error(`store operand must be a pointer, not '${p.type}'`, loc);
+    const i = new Instruction(Opcode.Store, voidType, [v, p]);
+    i.flags = flags;
+    if (flags & Flag.Atomic) i.extra = this.parseAtomicOrdering();
+    this.parseMemAlign(i);
+    return i;
+  }
+
+  private parseGep(): Instruction {
+    const lx = this.lx;
+    const loc = lx.loc();
+    lx.next();
+    let flags = 0;
+    for (;;) {
+      if (this.eatWord('inbounds')) flags |= Flag.InBounds;
+      else if (this.eatWord('nuw')) flags |= Flag.NUW;
+      else if (this.eatWord('nusw')) flags |= Flag.NUSW;
+      else break;
+    }
+    const src = this.parseType(false);
+    this.expect(Tok.Comma);
+    const base = this.parseTypeAndValue();
+    if (base.type.scalarType().kind !== TypeKind.Ptr) this.error(`getelementptr base must be a pointer, not '${base.type}'`, loc);
+    const ops: Value[] = [base];
+    let t: Type | null = src;
+    let first = true;
+    while (lx.tk() === Tok.Comma) {
+      const st = lx.save();
+      lx.next();
+      if (lx.tk() === Tok.MetadataVar) {
+        lx.restore(st);
+        break;
+      }
+      if (this.eatWord('inrange')) {
+        /* old-style marker */
+      }
+      const iloc = lx.loc();
+      const idx = this.parseTypeAndValue();
+      if (idx.type.scalarType().kind !== TypeKind.Int) this.error('getelementptr index must be an integer', iloc);
+      if (!first) {
+        if (t === null) this.error('too many getelementptr indices', iloc);
+        if (t.kind === TypeKind.Struct) {
+          if (idx.kind !== ValueKind.ConstantInt) this.error('struct index must be a constant', iloc);
+          const k = Number((idx as ConstantInt).value);
+          if (k < 0 || k >= t.members.length) this.error(`struct index ${k} out of range for '${t}'`, iloc);
+          t = t.members[k];
+        } else if (t.kind === TypeKind.Array || t.kind === TypeKind.Vector) t = t.elem;
+        else this.error(`cannot index into '${t}'`, iloc);
+      }
+      first = false;
+      ops.push(idx);
+    }
+    const i = new Instruction(Opcode.GetElementPtr, base.type.kind === TypeKind.Vector ? base.type : ptrType(base.type.bits), ops);
+    i.auxType = src;
+    i.flags = flags;
+    return i;
+  }
+
+  private parseCall(): Instruction {
+    const lx = this.lx;
+    const loc = lx.loc();
+    lx.next(); // 'call'
+    const flags = this.parseFastMath();
+    let cconv = '';
+    if (lx.tk() === Tok.Word && GLOBAL_PREFIX_WORDS.has(lx.text) && lx.text.endsWith('cc')) {
+      const s = lx.start;
+      lx.next();
+      if (lx.tk() === Tok.Int) lx.next();
+      cconv = lx.slice(s, lx.prevEnd).trim();
+    }
+    const retAttrs = this.skipParamAttrs();
+    if (this.isWord('addrspace')) {
+      lx.next();
+      this.skipParens();
+    }
+    const tloc = lx.loc();
+    let t = this.parseType();
+    let fnType: Type;
+    if (t.kind === TypeKind.Function) fnType = t;
+    else fnType = null as unknown as Type;
+    // callee
+    const calleeLoc = lx.loc();
+    let callee: Value;
+    if (lx.tk() === Tok.Word && lx.text === 'asm') callee = this.parseKeywordConstant(ptrType(0), calleeLoc);
+    else callee = this.parseValue(ptrType(0));
+    // arguments
+    this.expect(Tok.LParen);
+    const args: Value[] = [];
+    const argAttrs: string[] = [];
+    if (lx.tk() !== Tok.RParen) {
+      do {
+        if (lx.tk() === Tok.DotDotDot) {
+          lx.next();
+          break;
+        }
+        const at = this.parseType(false);
+        const attrs = this.skipParamAttrs();
+        argAttrs.push(attrs);
+        args.push(at === metadataType ? this.parseMetadataArg() : this.parseValue(at));
+      } while (this.eat(Tok.Comma));
+    }
+    this.expect(Tok.RParen);
+    if (fnType === null) {
+      if (callee.kind === ValueKind.Function && (callee as Function).fnType.returnType === t && (callee as Function).fnType.vararg) {
+        fnType = (callee as Function).fnType;
+      } else fnType = functionType(t, args.map((a) => a.type), false);
+    }
+    t = fnType.returnType;
+    void tloc;
+    // function attributes and operand bundles, on the line of the closing parenthesis
+    const fnStart = lx.start;
+    const callLine = lx.tokLine;
+    for (;;) {
+      if (lx.tokLine !== callLine) break;
+      if (lx.tk() === Tok.AttrGrpID) {
+        lx.next();
+        continue;
+      }
+      if (lx.tk() === Tok.Word && !OPCODE_BY_NAME.has(lx.text) && lx.text !== 'tail' && lx.text !== 'musttail' && lx.text !== 'notail') {
+        lx.next();
+        if (lx.tk() === Tok.LParen) this.skipParens();
+        continue;
+      }
+      if (lx.tk() === Tok.String) {
+        lx.next();
+        if (lx.tk() === Tok.Equal) {
+          lx.next();
+          lx.next();
+        }
+        continue;
+      }
+      if (lx.tk() === Tok.LSquare) this.error('operand bundles are not supported', lx.loc());
+      break;
+    }
+    const fnAttrs = lx.slice(fnStart, lx.prevEnd).trim();
+    const nfixed = fnType.params.length;
+    if (args.length < nfixed || (!fnType.vararg && args.length !== nfixed)) {
+      this.error(`call has ${args.length} argument(s), but the function type '${fnType}' takes ${nfixed}`, loc);
+    }
+    for (let k = 0; k < nfixed; k++) {
+      if (args[k].type !== fnType.params[k]) this.error(`argument ${k + 1} has type '${args[k].type}', expected '${fnType.params[k]}'`, loc);
+    }
+    const i = new Instruction(Opcode.Call, t, [callee, ...args]);
+    i.auxType = fnType;
+    i.flags = flags;
+    if (cconv !== '' || retAttrs !== '' || fnAttrs !== '' || argAttrs.some((a) => a !== '')) {
+      const ca: CallAttrs = { cconv, ret: retAttrs, args: argAttrs, fn: fnAttrs };
+      i.callAttrs = ca;
+    }
+    return i;
+  }
+
+  private parseMetadataArg(): Value {
+    const lx = this.lx;
+    const s = lx.start;
+    if (lx.tk() === Tok.MetadataID || lx.tk() === Tok.Exclaim || lx.tk() === Tok.MetadataVar) this.skipMetadataValue();
+    else {
+      // metadata wrapping a value: `metadata i32 %x`
+      const t = this.parseType();
+      this.parseValue(t);
+    }
+    return new MetadataValue(metadataType, lx.slice(s, lx.prevEnd).trim());
+  }
+}
+
+function stripWords(prefix: string, attrs: string): string {
+  const idx = prefix.indexOf(attrs);
+  if (idx < 0) return prefix;
+  return (prefix.slice(0, idx) + prefix.slice(idx + attrs.length)).replace(/\s+/g, ' ').trim();
+}
+
