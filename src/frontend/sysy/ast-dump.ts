@@ -11,11 +11,14 @@
  *
  * After analysis each expression shows its type in quotes and, when
  * constant, `=value`; LVals show the id of their declaration (`->#3`).
- * Parse-only trees show the initializer as written instead.
+ * Parse-only trees show the initializer as written instead. Levels deeper
+ * than 60 are indented by 60 and prefixed with their depth, `[61] `.
  */
 
 import { type Expr, type InitList, type Node, type Program, typeToString } from './ast.js';
 import type { SourceFile } from './diagnostics.js';
+
+const MAX_INDENT = 60;
 
 interface Item {
   node: Node | string;
@@ -46,7 +49,9 @@ export function dumpAst(program: Program): string {
   const stack: Item[] = [{ node: program, depth: 0, label: '' }];
   while (stack.length > 0) {
     const { node, depth, label } = stack.pop()!;
-    const pad = '  '.repeat(depth) + label;
+    // Past MAX_INDENT levels the depth is written as a number, so that the
+    // dump of a very deep tree stays linear in size.
+    const pad = (depth <= MAX_INDENT ? '  '.repeat(depth) : `${'  '.repeat(MAX_INDENT)}[${depth}] `) + label;
     if (typeof node === 'string') {
       out.push(pad + node);
       continue;
