@@ -3,6 +3,7 @@
 #   test/sysy/check.sh [files...]
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+shopt -s nullglob
 if [ $# -eq 0 ]; then set -- "$here"/*.sy "$here"/perf/*.sy; fi
 pass=0; failed=0
 for sy in "$@"; do

@@ -8,6 +8,7 @@
 #   test/sysy/make-expected.sh test/sysy/x.sy  # just these
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+shopt -s nullglob
 if [ $# -eq 0 ]; then set -- "$here"/*.sy "$here"/perf/*.sy; fi
 fail=0
 for sy in "$@"; do

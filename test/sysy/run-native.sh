@@ -29,7 +29,7 @@ if [ "${SYSY_FLOAT_LITERALS:-0}" = 1 ]; then
         ($fl && $n !~ /[fF]$/) ? "${n}f" : $n } : $&
     }gse' "$src" > "$prog"
 fi
-"$CLANG" -O0 -w -ffp-contract=off -x c "$prog" -x none -include "$root/runtime/sylib.h" "$root/runtime/sylib.c" -lm -o "$work/a.out"
+"$CLANG" -O0 -w -Werror=excess-initializers -ffp-contract=off -x c "$prog" -x none -include "$root/runtime/sylib.h" "$root/runtime/sylib.c" -lm -o "$work/a.out"
 input="${src%.sy}.in"
 [ -f "$input" ] || input=/dev/null
 set +e
