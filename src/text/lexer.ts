@@ -137,13 +137,54 @@ export class Lexer {
     return this.start - this.tokLineStart + 1;
   }
 
-  error(msg: string, at?: { line: number; col: number }): never {
-    throw new SourceError(this.file, at ? at.line : this.tokLine, at ? at.col : this.col, msg);
+  /** Throws a located error at source offset `at` (default: the current token). */
+  error(msg: string, at?: number): never {
+    if (at === undefined) throw new SourceError(this.file, this.tokLine, this.col, msg);
+    const { line, col } = this.lineCol(at);
+    throw new SourceError(this.file, line, col, msg);
   }
 
-  loc(): { line: number; col: number } {
-    return { line: this.tokLine, col: this.col };
+  /** The 1-based line and column of a source offset (computed only for errors). */
+  lineCol(offset: number): { line: number; col: number } {
+    let line = 1;
+    let lineStart = 0;
+    const src = this.src;
+    for (let k = src.indexOf('\n'); k >= 0 && k < offset; k = src.indexOf('\n', k + 1)) {
+      line++;
+      lineStart = k + 1;
+    }
+    return { line, col: offset - lineStart + 1 };
   }
+
+  /** The location of the current token, as a source offset (cheap: no allocation). */
+  loc(): number {
+    return this.start;
+  }
+
+  /**
+   * The kind of the token after the current one, without consuming anything. Also sets
+   * `peekText` for words. Used for one-token lookahead on hot paths instead of save().
+   */
+  peek(): Tok {
+    const pos = this.pos, line = this.line, lineStart = this.lineStart, tok = this.tok, start = this.start;
+    const text = this.text, num = this.num, bytes = this.bytes, tokLine = this.tokLine, tokLineStart = this.tokLineStart;
+    const prevEnd = this.prevEnd;
+    const t = this.next();
+    this.peekText = this.text;
+    this.pos = pos;
+    this.line = line;
+    this.lineStart = lineStart;
+    this.tok = tok;
+    this.start = start;
+    this.text = text;
+    this.num = num;
+    this.bytes = bytes;
+    this.tokLine = tokLine;
+    this.tokLineStart = tokLineStart;
+    this.prevEnd = prevEnd;
+    return t;
+  }
+  peekText = '';
 
   save(): LexState {
     return {
@@ -206,8 +247,9 @@ export class Lexer {
         const d = src.charCodeAt(p + 1);
         if (isDigit(d)) {
           let q = p + 1;
-          while (q < n && isDigit(src.charCodeAt(q))) q++;
-          this.num = parseInt(src.slice(p + 1, q), 10);
+          let v = 0;
+          while (q < n && isDigit(src.charCodeAt(q))) v = v * 10 + src.charCodeAt(q++) - 48;
+          this.num = v;
           this.pos = q;
           return (this.tok = Tok.MetadataID);
         }
@@ -312,9 +354,10 @@ export class Lexer {
     }
     if (isDigit(d)) {
       let q = p + 1;
-      while (q < n && isDigit(src.charCodeAt(q))) q++;
+      let v = 0;
+      while (q < n && isDigit(src.charCodeAt(q))) v = v * 10 + src.charCodeAt(q++) - 48;
       if (!isIdChar(src.charCodeAt(q))) {
-        this.num = parseInt(src.slice(p + 1, q), 10);
+        this.num = v;
         this.pos = q;
         return (this.tok = numbered);
       }

@@ -102,10 +102,8 @@ const FAST_MATH: Record<string, number> = {
 
 const TOP_LEVEL_WORDS = new Set(['define', 'declare', 'attributes', 'source_filename', 'target', 'module', 'uselistorder', 'uselistorder_bb']);
 
-interface Loc {
-  line: number;
-  col: number;
-}
+/** A source offset; turned into line:column only when an error is reported. */
+type Loc = number;
 
 /** Per-function symbol state. */
 class FunctionState {
@@ -1340,17 +1338,12 @@ class Parser {
       lx.next();
       this.expect(Tok.Equal);
     }
-    const instLoc = lx.loc();
     const inst = this.parseInstruction(bb);
     // metadata attachments: , !name !N
     let md: string | null = null;
     while (lx.tk() === Tok.Comma) {
-      const st = lx.save();
+      if (lx.peek() !== Tok.MetadataVar) break;
       lx.next();
-      if (lx.tk() !== Tok.MetadataVar) {
-        lx.restore(st);
-        break;
-      }
       const s = lx.start;
       lx.next();
       this.skipMetadataValue();
@@ -1382,7 +1375,6 @@ class Parser {
       }
       fs.numbered[n] = inst;
     }
-    void instLoc;
     return inst;
   }
 
@@ -1649,12 +1641,9 @@ class Parser {
   /** After a phi entry: `, [` continues the list; `, !md` does not. */
   private phiContinues(): boolean {
     const lx = this.lx;
-    if (lx.tk() !== Tok.Comma) return false;
-    const st = lx.save();
+    if (lx.tk() !== Tok.Comma || lx.peek() !== Tok.LSquare) return false;
     lx.next();
-    if (lx.tk() === Tok.LSquare) return true;
-    lx.restore(st);
-    return false;
+    return true;
   }
 
   private parseFastMath(): number {
@@ -1731,7 +1720,7 @@ class Parser {
     let align = 0;
     let extra: string | null = null;
     while (lx.tk() === Tok.Comma) {
-      const st = lx.save();
+      if (lx.peek() === Tok.MetadataVar) break; // a metadata attachment: the statement parser takes it
       lx.next();
       if (this.isWord('align')) {
         lx.next();
@@ -1741,9 +1730,6 @@ class Parser {
         lx.next();
         this.skipParens();
         extra = lx.slice(s, lx.prevEnd);
-      } else if (lx.tk() === Tok.MetadataVar) {
-        lx.restore(st); // a metadata attachment: the statement parser takes it
-        break;
       } else count = this.parseTypeAndValue();
     }
     const i = new Instruction(Opcode.Alloca, ptrType(0), [count]);
@@ -1787,15 +1773,10 @@ class Parser {
   private parseMemAlign(i: Instruction): void {
     const lx = this.lx;
     while (lx.tk() === Tok.Comma) {
-      const st = lx.save();
+      if (lx.peek() !== Tok.Word || lx.peekText !== 'align') break;
       lx.next();
-      if (this.isWord('align')) {
-        lx.next();
-        i.align = this.parseUInt('alignment');
-      } else {
-        lx.restore(st);
-        break;
-      }
+      lx.next();
+      i.align = this.parseUInt('alignment');
     }
   }
 
@@ -1836,12 +1817,8 @@ class Parser {
     let t: Type | null = src;
     let first = true;
     while (lx.tk() === Tok.Comma) {
-      const st = lx.save();
+      if (lx.peek() === Tok.MetadataVar) break;
       lx.next();
-      if (lx.tk() === Tok.MetadataVar) {
-        lx.restore(st);
-        break;
-      }
       if (this.eatWord('inrange')) {
         /* old-style marker */
       }
