@@ -1,0 +1,720 @@
+/**
+ * The IR verifier, after LLVM's lib/IR/Verifier.cpp: the structural, SSA and type rules a
+ * well-formed function obeys. Every transform's tests run it, so it is linear-ish and has no
+ * recursion that grows with the input.
+ *
+ * Checked (messages follow LLVM's where it has one):
+ *  - shape: every block ends in exactly one terminator and has none before; phis are grouped
+ *    at the top; the entry block has no predecessors and no phis;
+ *  - phis: one entry per incoming edge (a block branching twice to the same successor needs
+ *    two entries, with the same value), every entry's block a predecessor;
+ *  - SSA: every use is dominated by its definition (a phi's use at the end of the incoming
+ *    block); uses in unreachable blocks are exempt, as in LLVM; only phis may use themselves;
+ *    operands are values of this function (or constants/globals), block operands are blocks
+ *    of this function;
+ *  - types, per opcode (binary ops, compares, casts, memory, GEP indices, calls, returns,
+ *    branches, switches, select, phi, aggregates and vectors).
+ *
+ * Invariants: one pass over the instructions for the local rules, one Semi-NCA dominator
+ * tree for the dominance rule; names are printed only when a problem is reported.
+ */
+import { CFG } from '../analysis/cfg.js';
+import { computeDominators, DominatorTree } from '../analysis/dominators.js';
+import { InstructionNumbering } from '../analysis/numbering.js';
+import { printInstruction } from '../text/printer.js';
+import { functionSlots, FunctionSlots } from '../text/slots.js';
+import type { BasicBlock } from './basic-block.js';
+import { ConstantInt } from './constants.js';
+import type { Function } from './function.js';
+import type { Instruction } from './instruction.js';
+import { Module } from './module.js';
+import { Opcode, OPCODE_NAMES, isBinaryOp, isFloatBinaryOp } from './opcodes.js';
+import { Type, TypeKind } from './types.js';
+import { Value, ValueKind } from './value.js';
+
+/**
+ * One verifier problem (`verifyFunction` returns a list of them), or, thrown by `assertValid`,
+ * all problems of a module at once (`errors`).
+ */
+export class VerifierError extends Error {
+  /** Every problem (for a single problem: `[this]`). */
+  readonly errors: VerifierError[];
+
+  constructor(
+    /** Function name (without `@`), or '' for a module-level problem. */
+    readonly functionName: string,
+    /** Block label as printed (`%entry`, `%5`), or null. */
+    readonly blockName: string | null,
+    /** The offending instruction as LLVM prints it, or null. */
+    readonly instruction: string | null,
+    /** What is wrong. */
+    readonly detail: string,
+    errors?: VerifierError[],
+  ) {
+    super(
+      errors === undefined
+        ? formatProblem(functionName, blockName, instruction, detail)
+        : `IR verification failed (${errors.length} problem${errors.length === 1 ? '' : 's'}):\n` + errors.map((e) => '  ' + e.message.replace(/\n/g, '\n  ')).join('\n'),
+    );
+    this.name = 'VerifierError';
+    this.errors = errors ?? [this];
+  }
+}
+
+function formatProblem(fn: string, block: string | null, inst: string | null, detail: string): string {
+  let where = fn === '' ? 'module' : `@${fn}`;
+  if (block !== null) where += `, block ${block}`;
+  return inst === null ? `${where}: ${detail}` : `${where}: ${detail}\n    ${inst.trim()}`;
+}
+
+/** Problems reported per function before the rest are summarized. */
+const MAX_PROBLEMS = 200;
+
+class FunctionVerifier {
+  readonly problems: VerifierError[] = [];
+  private slots: FunctionSlots | null = null;
+  private suppressed = 0;
+
+  constructor(readonly fn: Function) {}
+
+  private blockName(bb: BasicBlock | null): string | null {
+    if (bb === null) return null;
+    if (bb.parent !== this.fn) return '<block of another function>';
+    try {
+      this.slots ??= functionSlots(this.fn);
+      const s = this.slots.nameOf(bb);
+      return s === undefined ? '<unnamed block>' : '%' + s;
+    } catch {
+      return bb.name !== '' ? '%' + bb.name : '<unnamed block>';
+    }
+  }
+
+  report(detail: string, inst: Instruction | null, bb: BasicBlock | null = inst?.parent ?? null): void {
+    if (this.problems.length >= MAX_PROBLEMS) {
+      this.suppressed++;
+      return;
+    }
+    let text: string | null = null;
+    if (inst !== null) {
+      try {
+        text = printInstruction(inst);
+      } catch {
+        text = `<${inst.opcodeName} instruction>`;
+      }
+    }
+    this.problems.push(new VerifierError(this.fn.name, this.blockName(bb), text, detail));
+  }
+
+  finish(): VerifierError[] {
+    if (this.suppressed > 0) this.problems.push(new VerifierError(this.fn.name, null, null, `... and ${this.suppressed} more problems`));
+    return this.problems;
+  }
+
+  run(): VerifierError[] {
+    const fn = this.fn;
+    for (const a of fn.args) if (a.parent !== fn) this.report(`argument ${a.index} does not belong to the function`, null);
+    if (fn.isDeclaration()) return this.finish();
+    if (fn.fnType.kind !== TypeKind.Function) {
+      this.report('function type is not a function type', null);
+      return this.finish();
+    }
+
+    // ---- structure: block list, ids, instruction lists --------------------------------
+    const bound = fn.blockIdBound;
+    const seenId = new Uint8Array(bound);
+    let idsOk = true;
+    let count = 0;
+    for (let bb = fn.firstBlock; bb !== null; bb = bb.next) {
+      count++;
+      if (bb.parent !== fn) this.report('block is on the function\'s list but its parent is another function', null, bb);
+      if (bb.id < 0 || bb.id >= bound || seenId[bb.id]) {
+        idsOk = false;
+        this.report(`block id ${bb.id} is not unique and below blockIdBound ${bound} (call fn.renumber())`, null, bb);
+      } else seenId[bb.id] = 1;
+      for (let i = bb.first; i !== null; i = i.next) {
+        if (i.parent !== bb) this.report('instruction is on the block\'s list but its parent is another block', i, bb);
+      }
+    }
+    if (count !== fn.numBlocks) this.report(`function says it has ${fn.numBlocks} blocks, its list has ${count}`, null);
+    if (!idsOk) return this.finish();
+
+    // ---- block shape ------------------------------------------------------------------
+    for (let bb = fn.firstBlock; bb !== null; bb = bb.next) {
+      if (bb.first === null) {
+        this.report('basic block has no terminator (it is empty)', null, bb);
+        continue;
+      }
+      let seenNonPhi = false;
+      for (let i: Instruction | null = bb.first; i !== null; i = i.next) {
+        if (i.op === Opcode.Phi) {
+          if (seenNonPhi) this.report('PHI nodes not grouped at top of basic block', i);
+        } else seenNonPhi = true;
+        if (i.isTerminator() && i !== bb.last) this.report('terminator found in the middle of a basic block', i);
+      }
+      if (!bb.last!.isTerminator()) this.report('basic block does not end in a terminator', bb.last);
+    }
+
+    // ---- operands, types ----------------------------------------------------------------
+    for (let bb = fn.firstBlock; bb !== null; bb = bb.next) {
+      for (let i = bb.first; i !== null; i = i.next) this.checkInstruction(i);
+    }
+
+    // ---- CFG: entry, phis -------------------------------------------------------------
+    const cfg = new CFG(fn);
+    const entry = fn.firstBlock!;
+    if (cfg.numPredecessors(entry.id) > 0) this.report('entry block has predecessors', null, entry);
+    if (entry.first !== null && entry.first.op === Opcode.Phi) this.report('entry block cannot have PHI nodes', entry.first);
+    this.checkPhis(cfg);
+
+    // ---- dominance --------------------------------------------------------------------
+    this.checkDominance(cfg, computeDominators(cfg));
+    return this.finish();
+  }
+
+  private checkPhis(cfg: CFG): void {
+    const fn = this.fn;
+    const n = cfg.n;
+    // edges[p] = number of successor slots of p naming the current block (stamped per block)
+    const edgeStamp = new Int32Array(n).fill(-1);
+    const edges = new Int32Array(n);
+    const seenStamp = new Int32Array(n).fill(-1);
+    const seenCount = new Int32Array(n);
+    const firstValue: (Value | null)[] = new Array(n).fill(null);
+    let phiSerial = 0;
+    for (const id of cfg.order) {
+      const bb = cfg.blocks[id]!;
+      if (bb.first === null || bb.first.op !== Opcode.Phi) continue;
+      let totalEdges = 0;
+      for (const p of cfg.predecessors(id)) {
+        const t = cfg.blocks[p]!.last!;
+        let c = 0;
+        const ns = t.numSuccessors();
+        for (let s = 0; s < ns; s++) if (t.successor(s) === bb) c++;
+        edgeStamp[p] = id;
+        edges[p] = c;
+        totalEdges += c;
+      }
+      for (let i: Instruction | null = bb.first; i !== null && i.op === Opcode.Phi; i = i.next) {
+        const serial = phiSerial++;
+        const blocks = i.blocks;
+        if (blocks === null || blocks.length !== i.ops.length) {
+          this.report('PHI node has mismatched incoming values and blocks', i);
+          continue;
+        }
+        let ok = true;
+        for (let k = 0; k < blocks.length; k++) {
+          const p = blocks[k];
+          if (p === null || p === undefined || p.kind !== ValueKind.BasicBlock) {
+            this.report(`PHI entry ${k} has no incoming block`, i);
+            ok = false;
+            continue;
+          }
+          if (p.parent !== fn) {
+            this.report(`PHI entry ${k} names a block of another function (or a deleted block)`, i);
+            ok = false;
+            continue;
+          }
+          const pid = p.id;
+          if (edgeStamp[pid] !== id) {
+            this.report(`PHI node entry for ${this.blockName(p)} does not match any predecessor of its block`, i);
+            ok = false;
+            continue;
+          }
+          if (seenStamp[pid] !== serial) {
+            seenStamp[pid] = serial;
+            seenCount[pid] = 1;
+            firstValue[pid] = i.ops[k].value;
+          } else {
+            seenCount[pid]++;
+            if (firstValue[pid] !== i.ops[k].value) {
+              this.report(`PHI node has multiple entries for the same basic block (${this.blockName(p)}) with different incoming values!`, i);
+              ok = false;
+            }
+          }
+        }
+        if (!ok) continue;
+        if (blocks.length !== totalEdges) {
+          this.report(`PHI node should have one entry for each predecessor of its parent basic block! (${blocks.length} entries, ${totalEdges} incoming edges)`, i);
+          continue;
+        }
+        for (const p of cfg.predecessors(id)) {
+          const c = seenStamp[p] === serial ? seenCount[p] : 0;
+          if (c !== edges[p]) {
+            this.report(`PHI node entries do not match predecessors! (${this.blockName(cfg.blocks[p])}: ${c} entries for ${edges[p]} edges)`, i);
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  private checkDominance(cfg: CFG, dt: DominatorTree): void {
+    const fn = this.fn;
+    const num = new InstructionNumbering(fn);
+    const insts = num.insts;
+    for (let k = 0; k < insts.length; k++) {
+      const i = insts[k];
+      const bb = i.parent!;
+      const useBlock = bb.id;
+      const isPhi = i.op === Opcode.Phi;
+      if (!isPhi && !cfg.isReachable(useBlock)) continue;
+      const ops = i.ops;
+      for (let j = 0; j < ops.length; j++) {
+        const v = ops[j].value;
+        if (v.kind !== ValueKind.Instruction) continue;
+        const d = v as Instruction;
+        const defBlock = d.parent;
+        if (defBlock === null || defBlock.parent !== fn) continue; // reported by checkOperands
+        if (isPhi) {
+          const p = i.blocks?.[j];
+          if (p == null || p.parent !== fn || !cfg.isReachable(p.id)) continue;
+          if (defBlock !== p && !dt.dominates(defBlock.id, p.id)) {
+            this.report(`Instruction does not dominate all uses! (${this.operandName(d)} is not available at the end of ${this.blockName(p)})`, i);
+          }
+          continue;
+        }
+        if (d === i) {
+          this.report('Only PHI nodes may reference their own value!', i);
+          continue;
+        }
+        if (defBlock === bb) {
+          if (num.indexOf(d) > k) this.report(`Instruction does not dominate all uses! (${this.operandName(d)} is defined later in the block)`, i);
+        } else if (!dt.dominates(defBlock.id, useBlock)) {
+          this.report(`Instruction does not dominate all uses! (${this.operandName(d)} is defined in ${this.blockName(defBlock)}, which does not dominate ${this.blockName(bb)})`, i);
+        }
+      }
+    }
+  }
+
+  private operandName(v: Value): string {
+    try {
+      this.slots ??= functionSlots(this.fn);
+      const s = this.slots.nameOf(v);
+      return s === undefined ? 'the operand' : '%' + s;
+    } catch {
+      return 'the operand';
+    }
+  }
+
+  /** Operand ownership and the type rules of one instruction. */
+  private checkInstruction(i: Instruction): void {
+    const fn = this.fn;
+    const ops = i.ops;
+    for (let k = 0; k < ops.length; k++) {
+      const u = ops[k];
+      if (u.user !== i || u.index !== k) this.report(`operand ${k}'s use record is inconsistent`, i);
+      const v = u.value;
+      switch (v.kind) {
+        case ValueKind.Instruction: {
+          const d = v as Instruction;
+          if (d.parent === null) this.report(`operand ${k} is an instruction that is not in any block (erased?)`, i);
+          else if (d.parent.parent !== fn) this.report(`operand ${k} is an instruction of another function${d.parent.parent ? ` (@${d.parent.parent.name})` : ''}`, i);
+          else if (d.type.kind === TypeKind.Void) this.report(`operand ${k} is an instruction without a result`, i);
+          break;
+        }
+        case ValueKind.Argument: {
+          const a = v as unknown as { parent: Function | null };
+          if (a.parent !== fn) this.report(`operand ${k} is an argument of another function`, i);
+          break;
+        }
+        case ValueKind.BasicBlock: {
+          const b = v as BasicBlock;
+          if (b.parent !== fn) this.report(`operand ${k} is a block of another function (or a deleted block)`, i);
+          break;
+        }
+        case ValueKind.Function:
+        case ValueKind.GlobalVariable:
+        case ValueKind.GlobalAlias: {
+          const g = v as unknown as { parent: Module | null; name: string };
+          if (fn.parent !== null && g.parent !== fn.parent) this.report(`operand ${k} (@${g.name}) is a global of another module (or a removed one)`, i);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    if (i.type.kind === TypeKind.Void && i.name !== '') this.report('Instruction has a name, but provides a void value!', i);
+    const msg = typeProblem(i, fn);
+    if (msg !== null) this.report(msg, i);
+  }
+}
+
+// ---- type rules -------------------------------------------------------------------------
+
+function isIntOrIntVector(t: Type): boolean {
+  return t.scalarType().kind === TypeKind.Int;
+}
+function isFPOrFPVector(t: Type): boolean {
+  return t.scalarType().isFloatingPoint();
+}
+function isPtrOrPtrVector(t: Type): boolean {
+  return t.scalarType().kind === TypeKind.Ptr;
+}
+function vecCount(t: Type): number {
+  return t.kind === TypeKind.Vector ? t.count : 0;
+}
+/** Size in bits of a non-aggregate first-class type (0 if unknown). */
+function primitiveBits(t: Type): number {
+  if (t.kind === TypeKind.Vector) return t.count * primitiveBits(t.elem!);
+  if (t.kind === TypeKind.Int || t.isFloatingPoint()) return t.bits;
+  return 0;
+}
+/** Whether values of `t` have a size (can be allocated, loaded, stored). Iterative. */
+export function isSized(t: Type): boolean {
+  const stack: Type[] = [t];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    switch (x.kind) {
+      case TypeKind.Int:
+      case TypeKind.Ptr:
+      case TypeKind.Half:
+      case TypeKind.BFloat:
+      case TypeKind.Float:
+      case TypeKind.Double:
+      case TypeKind.X86_FP80:
+      case TypeKind.FP128:
+        break;
+      case TypeKind.Array:
+      case TypeKind.Vector:
+        stack.push(x.elem!);
+        break;
+      case TypeKind.Struct:
+        if (x.opaque) return false;
+        for (const m of x.members) stack.push(m);
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+function isBlock(v: Value): boolean {
+  return v.kind === ValueKind.BasicBlock;
+}
+function sameShape(a: Type, b: Type): boolean {
+  return vecCount(a) === vecCount(b);
+}
+
+function typeProblem(i: Instruction, fn: Function): string | null {
+  const ops = i.ops;
+  const op = i.op;
+  const name = OPCODE_NAMES[op];
+  const t = i.type;
+  const nops = (k: number): string | null => (ops.length === k ? null : `'${name}' needs ${k} operand${k === 1 ? '' : 's'}, has ${ops.length}`);
+  if (isBinaryOp(op)) {
+    const e = nops(2);
+    if (e !== null) return e;
+    const a = ops[0].value.type;
+    const b = ops[1].value.type;
+    if (a !== b) return `Both operands to a binary operator are not of the same type! ('${a}' and '${b}')`;
+    if (t !== a) return `binary operator result type '${t}' differs from its operand type '${a}'`;
+    if (isFloatBinaryOp(op)) {
+      if (!isFPOrFPVector(a)) return `Floating-point arithmetic operators only work with floating-point types! ('${a}')`;
+    } else if (!isIntOrIntVector(a)) return `Integer arithmetic operators only work with integral types! ('${a}')`;
+    return null;
+  }
+  switch (op) {
+    case Opcode.FNeg: {
+      const e = nops(1);
+      if (e !== null) return e;
+      if (!isFPOrFPVector(ops[0].value.type)) return `fneg needs a floating-point operand, not '${ops[0].value.type}'`;
+      if (t !== ops[0].value.type) return 'fneg result type differs from its operand type';
+      return null;
+    }
+    case Opcode.Freeze: {
+      const e = nops(1);
+      if (e !== null) return e;
+      if (t !== ops[0].value.type) return 'freeze result type differs from its operand type';
+      return null;
+    }
+    case Opcode.ICmp:
+    case Opcode.FCmp: {
+      const e = nops(2);
+      if (e !== null) return e;
+      const a = ops[0].value.type;
+      const b = ops[1].value.type;
+      if (a !== b) return `Both operands to ${name} instruction are not of same type! ('${a}' and '${b}')`;
+      if (op === Opcode.ICmp) {
+        if (!isIntOrIntVector(a) && !isPtrOrPtrVector(a)) return `Invalid operand types for ICmp instruction ('${a}')`;
+        if (i.pred < 32 || i.pred > 41) return 'Invalid predicate in ICmp instruction!';
+      } else {
+        if (!isFPOrFPVector(a)) return `Invalid operand types for FCmp instruction ('${a}')`;
+        if (i.pred < 0 || i.pred > 15) return 'Invalid predicate in FCmp instruction!';
+      }
+      if (!t.scalarType().isInt(1) || !sameShape(t, a)) return `${name} result must be i1 or a vector of i1 matching the operands, not '${t}'`;
+      return null;
+    }
+    case Opcode.Select: {
+      const e = nops(3);
+      if (e !== null) return e;
+      const c = ops[0].value.type;
+      const a = ops[1].value.type;
+      const b = ops[2].value.type;
+      if (!c.scalarType().isInt(1)) return `select condition must be i1 or <N x i1>, not '${c}'`;
+      if (c.kind === TypeKind.Vector && vecCount(a) !== c.count) return 'vector select condition and values have different lengths';
+      if (a !== b) return `Both values of a select must have the same type ('${a}' and '${b}')`;
+      if (t !== a) return `select result type '${t}' differs from its values' type '${a}'`;
+      return null;
+    }
+    case Opcode.Trunc:
+    case Opcode.ZExt:
+    case Opcode.SExt:
+    case Opcode.FPTrunc:
+    case Opcode.FPExt:
+    case Opcode.FPToUI:
+    case Opcode.FPToSI:
+    case Opcode.UIToFP:
+    case Opcode.SIToFP:
+    case Opcode.PtrToInt:
+    case Opcode.IntToPtr:
+    case Opcode.BitCast:
+    case Opcode.AddrSpaceCast: {
+      const e = nops(1);
+      if (e !== null) return e;
+      return castProblem(op, ops[0].value.type, t);
+    }
+    case Opcode.Alloca: {
+      const e = nops(1);
+      if (e !== null) return e;
+      if (!ops[0].value.type.isInt()) return `alloca element count must be an integer, not '${ops[0].value.type}'`;
+      if (i.auxType === null || !isSized(i.auxType)) return `Cannot allocate unsized type '${i.auxType ?? 'none'}'`;
+      if (!t.isPtr()) return 'alloca must produce a ptr';
+      return null;
+    }
+    case Opcode.Load: {
+      const e = nops(1);
+      if (e !== null) return e;
+      if (!ops[0].value.type.isPtr()) return `Load operand must be a pointer, not '${ops[0].value.type}'`;
+      if (!t.isFirstClass() || !isSized(t)) return `loading unsized or non-first-class type '${t}'`;
+      return null;
+    }
+    case Opcode.Store: {
+      const e = nops(2);
+      if (e !== null) return e;
+      if (!ops[1].value.type.isPtr()) return `Store address operand must be a pointer, not '${ops[1].value.type}'`;
+      const vt = ops[0].value.type;
+      if (!vt.isFirstClass() || !isSized(vt)) return `storing unsized or non-first-class type '${vt}'`;
+      if (t.kind !== TypeKind.Void) return 'store must not produce a value';
+      return null;
+    }
+    case Opcode.GetElementPtr:
+      return gepProblem(i);
+    case Opcode.Phi: {
+      if (!t.isFirstClass()) return `PHI node must have a first-class non-void type, not '${t}'`;
+      for (let k = 0; k < ops.length; k++) {
+        if (ops[k].value.type !== t) return `PHI node operands are not the same type as the result! (entry ${k} is '${ops[k].value.type}', phi is '${t}')`;
+      }
+      return null;
+    }
+    case Opcode.Call:
+      return callProblem(i);
+    case Opcode.Ret: {
+      const rt = fn.returnType;
+      if (rt.kind === TypeKind.Void) {
+        if (ops.length !== 0) return `Found return instr that returns non-void in Function of void return type! ('${ops[0].value.type}')`;
+      } else {
+        if (ops.length !== 1) return `Function return type '${rt}' does not match operand type of return inst! (ret has no value)`;
+        if (ops[0].value.type !== rt) return `Function return type '${rt}' does not match operand type of return inst! ('${ops[0].value.type}')`;
+      }
+      return null;
+    }
+    case Opcode.Br: {
+      if (ops.length === 1) return isBlock(ops[0].value) ? null : 'unconditional br operand must be a block';
+      if (ops.length !== 3) return `br needs 1 or 3 operands, has ${ops.length}`;
+      if (!ops[0].value.type.isInt(1)) return `Branch condition is not 'i1' type! ('${ops[0].value.type}')`;
+      if (!isBlock(ops[1].value) || !isBlock(ops[2].value)) return 'br targets must be blocks';
+      return null;
+    }
+    case Opcode.Switch: {
+      if (ops.length < 2 || ops.length % 2 !== 0) return `switch has a malformed operand list (${ops.length} operands)`;
+      const ct = ops[0].value.type;
+      if (!ct.isInt()) return `switch condition must be an integer, not '${ct}'`;
+      if (!isBlock(ops[1].value)) return 'switch default destination must be a block';
+      const seen = new Set<bigint>();
+      for (let k = 2; k < ops.length; k += 2) {
+        const cv = ops[k].value;
+        if (cv.kind !== ValueKind.ConstantInt) return `switch case ${(k - 2) / 2} is not an integer constant`;
+        if (cv.type !== ct) return `Switch constants must all be same type as switch value! (case '${cv.type}', condition '${ct}')`;
+        const val = (cv as ConstantInt).value;
+        if (seen.has(val)) return `Duplicate integer as switch case (${val})`;
+        seen.add(val);
+        if (!isBlock(ops[k + 1].value)) return `switch case ${(k - 2) / 2} destination must be a block`;
+      }
+      return null;
+    }
+    case Opcode.IndirectBr: {
+      if (ops.length < 1 || !ops[0].value.type.isPtr()) return 'Indirectbr operand must have pointer type!';
+      for (let k = 1; k < ops.length; k++) if (!isBlock(ops[k].value)) return 'indirectbr destinations must be blocks';
+      return null;
+    }
+    case Opcode.Unreachable:
+      return nops(0);
+    case Opcode.ExtractValue:
+    case Opcode.InsertValue: {
+      const e = nops(op === Opcode.ExtractValue ? 1 : 2);
+      if (e !== null) return e;
+      const agg = ops[0].value.type;
+      if (!agg.isAggregate()) return `${name} operand must be an aggregate, not '${agg}'`;
+      let cur = agg;
+      for (const idx of i.indices ?? []) {
+        if (cur.kind === TypeKind.Array) {
+          if (idx < 0 || idx >= cur.count) return `${name} index ${idx} out of range for '${cur}'`;
+          cur = cur.elem!;
+        } else if (cur.kind === TypeKind.Struct) {
+          if (idx < 0 || idx >= cur.members.length) return `${name} index ${idx} out of range for '${cur}'`;
+          cur = cur.members[idx];
+        } else return `Invalid indices for ${name}`;
+      }
+      if (op === Opcode.ExtractValue) return t === cur ? null : `extractvalue result type '${t}' should be '${cur}'`;
+      if (ops[1].value.type !== cur) return `Inserted value type '${ops[1].value.type}' doesn't match the indexed type '${cur}'`;
+      return t === agg ? null : 'insertvalue result type differs from the aggregate type';
+    }
+    case Opcode.ExtractElement: {
+      const e = nops(2);
+      if (e !== null) return e;
+      const v = ops[0].value.type;
+      if (v.kind !== TypeKind.Vector || !ops[1].value.type.isInt()) return 'Invalid extractelement operands!';
+      return t === v.elem ? null : `extractelement result type should be '${v.elem}'`;
+    }
+    case Opcode.InsertElement: {
+      const e = nops(3);
+      if (e !== null) return e;
+      const v = ops[0].value.type;
+      if (v.kind !== TypeKind.Vector || ops[1].value.type !== v.elem || !ops[2].value.type.isInt()) return 'Invalid insertelement operands!';
+      return t === v ? null : 'insertelement result type differs from the vector type';
+    }
+    case Opcode.ShuffleVector: {
+      const e = nops(2);
+      if (e !== null) return e;
+      const a = ops[0].value.type;
+      if (a.kind !== TypeKind.Vector || ops[1].value.type !== a) return 'Invalid shufflevector operands!';
+      const len = i.indices?.length ?? 0;
+      return t.kind === TypeKind.Vector && t.elem === a.elem && t.count === len ? null : 'shufflevector result type does not match its mask';
+    }
+    case Opcode.VAArg: {
+      const e = nops(1);
+      if (e !== null) return e;
+      return ops[0].value.type.isPtr() ? null : 'va_arg operand must be a pointer';
+    }
+    default:
+      return null;
+  }
+}
+
+function castProblem(op: Opcode, src: Type, dst: Type): string | null {
+  const name = OPCODE_NAMES[op];
+  const bad = `invalid cast: ${name} from '${src}' to '${dst}'`;
+  if (src.kind === TypeKind.Vector || dst.kind === TypeKind.Vector) {
+    if (op !== Opcode.BitCast && vecCount(src) !== vecCount(dst)) return `${bad} (vector lengths differ)`;
+  }
+  const s = src.scalarType();
+  const d = dst.scalarType();
+  switch (op) {
+    case Opcode.Trunc:
+      return s.isInt() && d.isInt() && s.bits > d.bits ? null : bad;
+    case Opcode.ZExt:
+    case Opcode.SExt:
+      return s.isInt() && d.isInt() && s.bits < d.bits ? null : bad;
+    case Opcode.FPTrunc:
+      return s.isFloatingPoint() && d.isFloatingPoint() && s.bits > d.bits ? null : bad;
+    case Opcode.FPExt:
+      return s.isFloatingPoint() && d.isFloatingPoint() && s.bits < d.bits ? null : bad;
+    case Opcode.FPToUI:
+    case Opcode.FPToSI:
+      return s.isFloatingPoint() && d.isInt() ? null : bad;
+    case Opcode.UIToFP:
+    case Opcode.SIToFP:
+      return s.isInt() && d.isFloatingPoint() ? null : bad;
+    case Opcode.PtrToInt:
+      return s.isPtr() && d.isInt() ? null : bad;
+    case Opcode.IntToPtr:
+      return s.isInt() && d.isPtr() ? null : bad;
+    case Opcode.AddrSpaceCast:
+      return s.isPtr() && d.isPtr() && s.bits !== d.bits ? null : bad;
+    case Opcode.BitCast: {
+      if (!src.isFirstClass() || !dst.isFirstClass() || src.isAggregate() || dst.isAggregate()) return bad;
+      if (s.isPtr() || d.isPtr()) return s.isPtr() && d.isPtr() && s.bits === d.bits && vecCount(src) === vecCount(dst) ? null : bad;
+      const a = primitiveBits(src);
+      return a !== 0 && a === primitiveBits(dst) ? null : `${bad} (sizes differ)`;
+    }
+    default:
+      return bad;
+  }
+}
+
+function gepProblem(i: Instruction): string | null {
+  const ops = i.ops;
+  if (ops.length < 1) return 'getelementptr needs a pointer operand';
+  const base = ops[0].value.type;
+  if (!isPtrOrPtrVector(base)) return `GEP base pointer is not a vector or a vector of pointers ('${base}')`;
+  const src = i.auxType;
+  if (src === null || !isSized(src)) return `GEP into unsized type '${src ?? 'none'}'`;
+  let vec = vecCount(base);
+  for (let k = 1; k < ops.length; k++) {
+    const it = ops[k].value.type;
+    if (!isIntOrIntVector(it)) return `GEP indexes must be integers ('${it}' at index ${k})`;
+    if (it.kind === TypeKind.Vector) {
+      if (vec !== 0 && vec !== it.count) return 'GEP vector index lengths differ';
+      vec = it.count;
+    }
+  }
+  let cur: Type = src;
+  for (let k = 2; k < ops.length; k++) {
+    const idx = ops[k].value;
+    if (cur.kind === TypeKind.Struct) {
+      if (idx.kind !== ValueKind.ConstantInt || !idx.type.isInt(32)) return `struct indices in a GEP must be i32 constants (index ${k - 1} into '${cur}')`;
+      const f = (idx as ConstantInt).toNumber();
+      if (f < 0 || f >= cur.members.length) return `Invalid indices for GEP pointer type (field ${f} of '${cur}')`;
+      cur = cur.members[f];
+    } else if (cur.kind === TypeKind.Array || cur.kind === TypeKind.Vector) {
+      cur = cur.elem!;
+    } else return `Invalid indices for GEP pointer type (cannot index into '${cur}')`;
+  }
+  const t = i.type;
+  if (vec === 0 ? !t.isPtr() : !(t.kind === TypeKind.Vector && t.count === vec && t.elem!.isPtr())) return `GEP result type '${t}' should be ${vec === 0 ? 'ptr' : `<${vec} x ptr>`}`;
+  return null;
+}
+
+function callProblem(i: Instruction): string | null {
+  const ops = i.ops;
+  if (ops.length < 1) return 'call has no callee';
+  const ft = i.auxType;
+  if (ft === null || ft.kind !== TypeKind.Function) return 'call has no function type';
+  const callee = ops[0].value;
+  if (!callee.type.isPtr() && callee.kind !== ValueKind.InlineAsm) return `Called value must be a pointer, not '${callee.type}'`;
+  const params = ft.params;
+  const nargs = ops.length - 1;
+  if (ft.vararg ? nargs < params.length : nargs !== params.length) {
+    return `Incorrect number of arguments passed to called function! (${nargs} given, ${ft.vararg ? 'at least ' : ''}${params.length} expected)`;
+  }
+  for (let k = 0; k < params.length; k++) {
+    const at = ops[k + 1].value.type;
+    if (at !== params[k]) return `Call parameter type does not match function signature! (argument ${k} is '${at}', parameter is '${params[k]}')`;
+  }
+  for (let k = params.length + 1; k < ops.length; k++) {
+    if (!ops[k].value.type.isFirstClass()) return `variadic argument ${k - 1} has non-first-class type '${ops[k].value.type}'`;
+  }
+  if (i.type !== ft.returnType) return `call result type '${i.type}' differs from the callee's return type '${ft.returnType}'`;
+  return null;
+}
+
+/** Every problem of one function (empty when it is well formed). */
+export function verifyFunction(fn: Function): VerifierError[] {
+  return new FunctionVerifier(fn).run();
+}
+
+/** Every problem of every function of a module. */
+export function verifyModule(m: Module): VerifierError[] {
+  const out: VerifierError[] = [];
+  for (const f of m.functions) {
+    if (f.parent !== m) out.push(new VerifierError(f.name, null, null, 'function is on the module\'s list but its parent is another module'));
+    for (const e of verifyFunction(f)) out.push(e);
+  }
+  return out;
+}
+
+/** Throws one VerifierError listing every problem of the module (or function), if any. */
+export function assertValid(m: Module | Function): void {
+  const errs = m instanceof Module ? verifyModule(m) : verifyFunction(m);
+  if (errs.length > 0) throw new VerifierError('', null, null, 'IR verification failed', errs);
+}
