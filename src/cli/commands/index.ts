@@ -3,9 +3,13 @@
  * (`export function register(program: Command): void`); add it to the list below.
  */
 import type { Command } from 'commander';
+import { register as analyzeCommand } from './analyze.js';
+import { register as dotCommand } from './dot.js';
 
 const registrars: ((program: Command) => void)[] = [
   // one line per command, e.g. `runCommand,` imported from './run.js'
+  analyzeCommand,
+  dotCommand,
 ];
 
 export function registerAll(program: Command): void {

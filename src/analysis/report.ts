@@ -1,0 +1,245 @@
+/**
+ * The analysis report behind `ssakit analyze`: every analysis of a function, keyed by the
+ * names blocks and values print with, as one JSON document or as readable text.
+ *
+ * JSON contract (one object per defined function, declarations skipped):
+ *  - "blocks": block names in layout order; an unnamed block is LLVM's number ("3"), no `%`.
+ *  - every map below has one key per block, in layout order, and every list is in layout order
+ *    (values: in definition order — arguments, then instructions in layout order);
+ *  - "preds"/"succs": distinct CFG predecessors / successors;
+ *  - "idom": immediate dominator, null for the entry and for blocks unreachable from it;
+ *  - "df": dominance frontier (empty for unreachable blocks);
+ *  - "ipdom": immediate post-dominator, null when it is the virtual exit (see postdom.ts for
+ *    which blocks LLVM connects to it: returns/unreachables, and one block per infinite loop);
+ *  - "cdeps": for each block Y, the blocks X that Y is control dependent on (Cytron: X ∈ RDF(Y),
+ *    i.e. X's branch decides whether Y runs); blocks that always run have [];
+ *  - "loops": natural loops, outer before inner (siblings by header position): "header",
+ *    "blocks" (subloops included), "latches" (blocks with a back edge to the header),
+ *    "depth" (1 = outermost), "parent" (header of the enclosing loop, or null);
+ *  - "irreducible": whether some cycle is not a natural loop (has several entries);
+ *  - "liveIn"/"liveOut": SSA values live at block entry / exit, printed with `%` ("%x", "%7").
+ *    Phi operands are live-out of the incoming block only; phi results are not live-in.
+ */
+import type { Function } from '../ir/function.js';
+import type { Module } from '../ir/module.js';
+import { Opcode } from '../ir/opcodes.js';
+import { functionSlots } from '../text/slots.js';
+import { CFG } from './cfg.js';
+import { controlDependence } from './control-dependence.js';
+import { liveness } from './dataflow/liveness.js';
+import { DominatorAlgorithm, computeDominators } from './dominators.js';
+import { FrontierAlgorithm, frontierOfTree } from './frontier.js';
+import { iteratedDominanceFrontier } from './idf.js';
+import { findLoops } from './loops.js';
+import { postDominators } from './postdom.js';
+import { LineTracer } from './trace.js';
+
+export interface LoopReport {
+  header: string;
+  blocks: string[];
+  latches: string[];
+  depth: number;
+  parent: string | null;
+}
+
+export interface FunctionReport {
+  name: string;
+  blocks: string[];
+  preds: Record<string, string[]>;
+  succs: Record<string, string[]>;
+  idom: Record<string, string | null>;
+  df: Record<string, string[]>;
+  ipdom: Record<string, string | null>;
+  cdeps: Record<string, string[]>;
+  loops: LoopReport[];
+  irreducible: boolean;
+  liveIn: Record<string, string[]>;
+  liveOut: Record<string, string[]>;
+}
+
+export interface AnalyzeOptions {
+  dom?: DominatorAlgorithm;
+  df?: FrontierAlgorithm;
+}
+
+/** A name for every block id (LLVM's printed name, without `%`). */
+export function blockNames(fn: Function): string[] {
+  const slots = functionSlots(fn);
+  const names: string[] = new Array(fn.blockIdBound).fill('');
+  for (let b = fn.firstBlock; b !== null; b = b.next) names[b.id] = slots.nameOf(b) ?? `<block ${b.id}>`;
+  return names;
+}
+
+export function analyzeFunction(fn: Function, opts: AnalyzeOptions = {}): FunctionReport {
+  const cfg = new CFG(fn);
+  const slots = functionSlots(fn);
+  const names = blockNames(fn);
+  const dt = computeDominators(cfg, { algorithm: opts.dom });
+  const df = frontierOfTree(dt, { algorithm: opts.df });
+  const pdt = postDominators(cfg, { algorithm: opts.dom });
+  const cd = controlDependence(cfg, { postDomTree: pdt, algorithm: opts.df });
+  const li = findLoops(cfg, dt);
+  const live = liveness(cfg);
+  const lay = cfg.layoutIndex;
+  const list = (ids: ArrayLike<number>): string[] => Array.from(ids).sort((a, b) => lay[a] - lay[b]).map((id) => names[id]);
+  const valueName = (v: import('../ir/value.js').Value): string => '%' + (slots.nameOf(v) ?? '?');
+
+  const r: FunctionReport = {
+    name: fn.name,
+    blocks: Array.from(cfg.order, (id) => names[id]),
+    preds: {},
+    succs: {},
+    idom: {},
+    df: {},
+    ipdom: {},
+    cdeps: {},
+    loops: [],
+    irreducible: li.irreducible,
+    liveIn: {},
+    liveOut: {},
+  };
+  for (const id of cfg.order) {
+    const nm = names[id];
+    r.preds[nm] = list(cfg.predecessors(id));
+    r.succs[nm] = list(cfg.successors(id));
+    r.idom[nm] = dt.idom[id] < 0 ? null : names[dt.idom[id]];
+    r.df[nm] = list(df.get(id));
+    const ip = pdt.ipdom(id);
+    r.ipdom[nm] = ip < 0 ? null : names[ip];
+    r.cdeps[nm] = list(cd.dependsOn(id));
+    r.liveIn[nm] = live.liveIn(id).map(valueName);
+    r.liveOut[nm] = live.liveOut(id).map(valueName);
+  }
+  for (const l of li.loops) {
+    r.loops.push({
+      header: names[l.header],
+      blocks: list(l.blocks()),
+      latches: list(l.latches()),
+      depth: l.depth,
+      parent: l.parent === null ? null : names[l.parent.header],
+    });
+  }
+  return r;
+}
+
+export function analyzeModule(m: Module, opts: AnalyzeOptions & { functionName?: string } = {}): FunctionReport[] {
+  return selectFunctions(m, opts.functionName).map((f) => analyzeFunction(f, opts));
+}
+
+/** The defined functions to report on: all, or the one named (error if missing or a declaration). */
+export function selectFunctions(m: Module, name?: string): Function[] {
+  if (name === undefined) return m.definedFunctions();
+  const f = m.getFunction(name.startsWith('@') ? name.slice(1) : name);
+  if (f === undefined) throw new Error(`no function named '@${name}' (defined: ${m.definedFunctions().map((g) => '@' + g.name).join(', ') || 'none'})`);
+  if (f.isDeclaration()) throw new Error(`'@${f.name}' is a declaration: it has no body to analyze`);
+  return [f];
+}
+
+// ---- output -------------------------------------------------------------------------------
+
+const str = JSON.stringify;
+
+/** JSON with map keys in block order (JS objects would put numeric keys first). */
+export function reportToJson(reports: FunctionReport[]): string {
+  const fns = reports.map((r) => {
+    const map = <T>(m: Record<string, T>, show: (v: T) => string): string =>
+      '{' + r.blocks.map((b) => `${str(b)}:${show(m[b])}`).join(',') + '}';
+    const arr = (a: string[]): string => '[' + a.map((x) => str(x)).join(',') + ']';
+    const opt = (x: string | null): string => (x === null ? 'null' : str(x));
+    const loops =
+      '[' +
+      r.loops
+        .map((l) => `{"header":${str(l.header)},"blocks":${arr(l.blocks)},"latches":${arr(l.latches)},"depth":${l.depth},"parent":${opt(l.parent)}}`)
+        .join(',') +
+      ']';
+    return (
+      `{"name":${str(r.name)},"blocks":${arr(r.blocks)},"preds":${map(r.preds, arr)},"succs":${map(r.succs, arr)},` +
+      `"idom":${map(r.idom, opt)},"df":${map(r.df, arr)},"ipdom":${map(r.ipdom, opt)},"cdeps":${map(r.cdeps, arr)},` +
+      `"loops":${loops},"irreducible":${r.irreducible},"liveIn":${map(r.liveIn, arr)},"liveOut":${map(r.liveOut, arr)}}`
+    );
+  });
+  return `{"functions":[${fns.join(',\n')}]}\n`;
+}
+
+/** The same content as readable text. */
+export function reportToText(reports: FunctionReport[]): string {
+  const out: string[] = [];
+  const set = (a: string[]): string => `{${a.join(', ')}}`;
+  for (const r of reports) {
+    out.push(`function @${r.name}: ${r.blocks.length} block${r.blocks.length === 1 ? '' : 's'}`);
+    const w = Math.max(5, ...r.blocks.map((b) => b.length));
+    for (const b of r.blocks) {
+      out.push(`  ${b.padEnd(w)}  preds ${set(r.preds[b])}  succs ${set(r.succs[b])}`);
+      out.push(`  ${''.padEnd(w)}  idom ${r.idom[b] ?? '-'}  df ${set(r.df[b])}  ipdom ${r.ipdom[b] ?? '<exit>'}  cdeps ${set(r.cdeps[b])}`);
+      out.push(`  ${''.padEnd(w)}  live-in ${set(r.liveIn[b])}  live-out ${set(r.liveOut[b])}`);
+    }
+    if (r.loops.length === 0) out.push('  loops: none');
+    for (const l of r.loops) {
+      out.push(`  ${'  '.repeat(l.depth)}loop ${l.header} (depth ${l.depth}${l.parent === null ? '' : `, in loop ${l.parent}`}): blocks ${set(l.blocks)}, latches ${set(l.latches)}`);
+    }
+    out.push(`  irreducible: ${r.irreducible ? 'yes' : 'no'}`);
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+// ---- traces -------------------------------------------------------------------------------
+
+/** The dominance-frontier algorithm, step by step. */
+export function traceFrontier(fn: Function, opts: AnalyzeOptions = {}): string[] {
+  const names = blockNames(fn);
+  const cfg = new CFG(fn);
+  const dt = computeDominators(cfg, { algorithm: opts.dom });
+  const alg = opts.df ?? 'runner';
+  const t = new LineTracer((v) => names[v] ?? '<exit>');
+  t.log(`dominance frontiers of @${fn.name} by the ${alg === 'runner' ? 'Cooper-Harvey-Kennedy runner walk' : 'Cytron et al. bottom-up DF_local/DF_up walk'}`);
+  t.log(`idom: ${Array.from(cfg.order, (b) => `${names[b]}<-${dt.idom[b] < 0 ? '-' : names[dt.idom[b]]}`).join(' ')}`);
+  const df = frontierOfTree(dt, { algorithm: alg, trace: t });
+  t.log('result:');
+  for (const b of cfg.order) t.log(`  DF(${names[b]}) = {${Array.from(df.get(b)).sort((x, y) => cfg.layoutIndex[x] - cfg.layoutIndex[y]).map((x) => names[x]).join(', ')}}`);
+  return t.lines;
+}
+
+/**
+ * The iterated dominance frontier, step by step, for the given definition blocks (names);
+ * without them, for every alloca of the function, the blocks that store to it (the
+ * blocks mem2reg would place phis for).
+ */
+export function traceIdf(fn: Function, defs?: string[], opts: AnalyzeOptions = {}): string[] {
+  const names = blockNames(fn);
+  const cfg = new CFG(fn);
+  const dt = computeDominators(cfg, { algorithm: opts.dom });
+  const t = new LineTracer((v) => names[v] ?? '<exit>');
+  const byName = new Map<string, number>();
+  for (const id of cfg.order) byName.set(names[id], id);
+  const sets: { label: string; blocks: number[] }[] = [];
+  if (defs !== undefined && defs.length > 0) {
+    const ids = defs.map((d) => {
+      const k = d.startsWith('%') ? d.slice(1) : d;
+      const id = byName.get(k);
+      if (id === undefined) throw new Error(`--defs: no block named '${d}' in @${fn.name} (blocks: ${Array.from(cfg.order, (b) => names[b]).join(', ')})`);
+      return id;
+    });
+    sets.push({ label: `blocks {${defs.join(', ')}}`, blocks: ids });
+  } else {
+    const slots = functionSlots(fn);
+    for (let b = fn.firstBlock; b !== null; b = b.next) {
+      for (let i = b.first; i !== null; i = i.next) {
+        if (i.op !== Opcode.Alloca) continue;
+        const blocks: number[] = [];
+        for (let u = i.firstUse; u !== null; u = u.next) {
+          const user = u.user as import('../ir/instruction.js').Instruction;
+          if (user.op === Opcode.Store && u.index === 1 && user.parent !== null && !blocks.includes(user.parent.id)) blocks.push(user.parent.id);
+        }
+        if (blocks.length > 0) sets.push({ label: `stores to %${slots.nameOf(i)}`, blocks: blocks.sort((x, y) => cfg.layoutIndex[x] - cfg.layoutIndex[y]) });
+      }
+    }
+    if (sets.length === 0) throw new Error(`@${fn.name} has no allocas with stores: give the definition blocks with --defs=b1,b2`);
+  }
+  for (const s of sets) {
+    t.log(`IDF of ${s.label} in @${fn.name}: definition blocks {${s.blocks.map((b) => names[b]).join(', ')}}`);
+    iteratedDominanceFrontier(dt, s.blocks, null, { trace: t });
+    t.log('');
+  }
+  return t.lines;
+}

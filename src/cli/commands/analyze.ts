@@ -1,0 +1,61 @@
+/**
+ * `ssakit analyze FILE.ll`: CFG, dominators, frontiers, post-dominators, control dependence,
+ * loops and liveness of every defined function, as JSON (`--json`) or text; `--trace=df|idf`
+ * prints the frontier / IDF algorithm step by step. Wiring only: see src/analysis/report.ts.
+ */
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { analyzeModule, reportToJson, reportToText, selectFunctions, traceFrontier, traceIdf } from '../../analysis/report.js';
+import { parseModule } from '../../text/parser.js';
+import { CliError, loadedSources, readInput, writeOutput } from '../common.js';
+
+interface AnalyzeFlags {
+  function?: string;
+  dom: 'chk' | 'seminca';
+  df: 'runner' | 'cytron';
+  json?: boolean;
+  trace?: 'df' | 'idf';
+  defs?: string;
+  output?: string;
+}
+
+export function register(program: Command): void {
+  program
+    .command('analyze')
+    .description('print CFG, dominator tree, dominance frontiers, post-dominators, control dependence, loops and liveness')
+    .argument('<file>', 'LLVM IR text file (.ll), or - for stdin')
+    .option('--function <name>', 'only this function')
+    .addOption(new Option('--dom <algorithm>', 'dominator algorithm').choices(['chk', 'seminca']).default('seminca'))
+    .addOption(new Option('--df <algorithm>', 'dominance frontier algorithm').choices(['runner', 'cytron']).default('runner'))
+    .option('--json', 'one JSON document instead of text')
+    .addOption(new Option('--trace <what>', 'print the frontier (df) or iterated frontier (idf) algorithm step by step').choices(['df', 'idf']))
+    .option('--defs <blocks>', 'with --trace=idf: comma-separated definition blocks (default: the store blocks of each alloca)')
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .action((file: string, flags: AnalyzeFlags) => {
+      const text = readInput(file);
+      loadedSources.set(file, text);
+      const m = parseModule(text, file);
+      let out: string;
+      try {
+        if (flags.trace !== undefined) {
+          const fns = selectFunctions(m, flags.function);
+          if (fns.length !== 1) {
+            throw new Error(`--trace needs one function: pass --function NAME (defined: ${fns.map((f) => '@' + f.name).join(', ') || 'none'})`);
+          }
+          const opts = { dom: flags.dom, df: flags.df };
+          const lines =
+            flags.trace === 'df'
+              ? traceFrontier(fns[0], opts)
+              : traceIdf(fns[0], flags.defs === undefined ? undefined : flags.defs.split(',').map((s) => s.trim()).filter((s) => s !== ''), opts);
+          out = lines.join('\n') + '\n';
+        } else {
+          const reports = analyzeModule(m, { dom: flags.dom, df: flags.df, functionName: flags.function });
+          out = flags.json ? reportToJson(reports) : reportToText(reports);
+        }
+      } catch (e) {
+        if (e instanceof Error && !(e instanceof CliError)) throw new CliError(`ssakit analyze: error: ${e.message}`);
+        throw e;
+      }
+      writeOutput(flags.output, out);
+    });
+}
