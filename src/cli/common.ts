@@ -60,6 +60,10 @@ export function describeError(e: unknown, sources?: Map<string, string>): string
   if (e instanceof SourceError) return e.format(sources?.get(e.file));
   if (e instanceof CliError) return e.message;
   if (e instanceof RuntimeError) return `ssakit: runtime error: ${e.message}`;
+  // user errors from the library, recognised by name to keep this file free of imports
+  if (e instanceof Error && (e.name === 'PipelineError' || e.name === 'VerifyEachError' || e.name === 'VerifierError')) {
+    return `ssakit: error: ${e.message}`;
+  }
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
     return 'ssakit: internal error: stack overflow (please report this input)';
   }

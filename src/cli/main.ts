@@ -17,4 +17,20 @@ export function buildProgram(): Command {
   return program;
 }
 
-runCli(buildProgram, process.argv);
+/**
+ * opt-style single-dash long options (`-passes=mem2reg`, `-verify-each`, `-O2`) become
+ * commander's double-dash form, so both spellings work.
+ */
+export function normalizeArgs(argv: string[]): string[] {
+  return argv.map((a, i) => {
+    if (i < 2) return a;
+    const lvl = /^-O([0-3])$/.exec(a);
+    if (lvl) return `--opt-level=${lvl[1]}`;
+    if (/^-[a-zA-Z][a-zA-Z0-9]*-?[a-zA-Z0-9-]*(=.*)?$/.test(a) && a.length > 2 && a[2] !== '=' && !/^-[a-zA-Z]$/.test(a.split('=')[0])) {
+      return '-' + a;
+    }
+    return a;
+  });
+}
+
+runCli(buildProgram, normalizeArgs(process.argv));

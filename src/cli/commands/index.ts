@@ -5,11 +5,15 @@
 import type { Command } from 'commander';
 import { register as analyzeCommand } from './analyze.js';
 import { register as dotCommand } from './dot.js';
+import { registerOpt } from './opt.js';
+import { registerVerify } from './verify.js';
 
 const registrars: ((program: Command) => void)[] = [
   // one line per command, e.g. `runCommand,` imported from './run.js'
   analyzeCommand,
   dotCommand,
+  registerOpt,
+  registerVerify,
 ];
 
 export function registerAll(program: Command): void {

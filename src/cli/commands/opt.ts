@@ -1,0 +1,71 @@
+/**
+ * `ssakit opt FILE.ll [-S] [-o OUT] [-passes=PIPELINE | -O1 | -O2] [instrumentation]`:
+ * reads LLVM IR, verifies it, runs a pass pipeline, writes LLVM IR (always text).
+ */
+import type { Command } from 'commander';
+import { verifyModule } from '../../ir/verifier.js';
+import { ensureRegistered, passInfos, runPipeline } from '../../passes/index.js';
+import { parseModule } from '../../text/parser.js';
+import { printModule } from '../../text/printer.js';
+import { CliError, loadedSources, readInput, writeOutput, writeStderr, writeStdout } from '../common.js';
+
+export function registerOpt(program: Command): void {
+  program
+    .command('opt')
+    .description('run a pass pipeline over LLVM IR (text in, text out)')
+    .argument('[file]', "input .ll file ('-' for stdin)", '-')
+    .option('-S', 'write LLVM assembly (the only output format; accepted for opt compatibility)')
+    .option('-o, --output <file>', "output file ('-' for stdout)", '-')
+    .option('--passes <pipeline>', "pass pipeline in opt syntax, e.g. 'mem2reg,sccp,adce'")
+    .option('--opt-level <n>', 'standard pipeline: 0, 1 or 2 (also -O0, -O1, -O2)')
+    .option('--verify-each', 'run the verifier after every pass and name the pass that broke the IR')
+    .option('--disable-verify', 'do not verify the input and output')
+    .option('--print-after-all', 'print the IR after every pass (to stderr)')
+    .option('--print-changed', 'print a diff of the IR after each pass that changed it (to stderr)')
+    .option('--time-passes', 'print a table of time spent in each pass (to stderr)')
+    .option('--stats', 'print the counters passes keep (to stderr)')
+    .option('--opt-bisect-limit <n>', 'run only the first N pass executions', (v) => parseInt(v, 10))
+    .option('--disable-output', 'do not write the output')
+    .option('--list-passes', 'list the available passes and exit')
+    .action((file: string, o: Record<string, unknown>) => {
+      if (o.listPasses) {
+        ensureRegistered();
+        writeStdout(passInfos().map((p) => `  ${p.name.padEnd(22)} ${p.description}`).join('\n') + '\n');
+        return;
+      }
+      const text = readInput(file);
+      const name = file === '-' ? '<stdin>' : file;
+      loadedSources.set(name, text);
+      const m = parseModule(text, name);
+      if (!o.disableVerify) checkValid(m, 'input');
+      let pipeline = (o.passes as string | undefined) ?? '';
+      if (o.optLevel !== undefined) {
+        const lvl = String(o.optLevel);
+        if (!['0', '1', '2', '3'].includes(lvl)) throw new CliError(`ssakit: error: unknown optimization level -O${lvl}`);
+        const std = `default<O${lvl === '3' ? '2' : lvl}>`;
+        pipeline = pipeline === '' ? std : `${std},${pipeline}`;
+      }
+      if (pipeline !== '') {
+        const pm = runPipeline(m, pipeline, {
+          verifyEach: Boolean(o.verifyEach),
+          printAfterAll: Boolean(o.printAfterAll),
+          printChanged: Boolean(o.printChanged),
+          timePasses: Boolean(o.timePasses),
+          bisectLimit: (o.optBisectLimit as number | undefined) ?? -1,
+          log: writeStderr,
+        });
+        if (o.timePasses) writeStderr(pm.timingReport());
+        if (o.stats) writeStderr(pm.statsReport());
+      }
+      if (!o.disableVerify) checkValid(m, 'output');
+      if (!o.disableOutput) writeOutput(o.output as string, printModule(m));
+    });
+}
+
+function checkValid(m: Parameters<typeof verifyModule>[0], what: 'input' | 'output'): void {
+  const errs = verifyModule(m);
+  if (errs.length === 0) return;
+  const shown = errs.slice(0, 20).map((e) => '  ' + e.message.replace(/\n/g, '\n  '));
+  if (errs.length > 20) shown.push(`  … and ${errs.length - 20} more`);
+  throw new CliError(`ssakit: error: ${what === 'input' ? 'input module is broken' : 'the optimized module is broken (please report this)'}:\n${shown.join('\n')}`);
+}

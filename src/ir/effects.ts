@@ -1,0 +1,202 @@
+/**
+ * What an instruction may do besides computing its result: read or write memory, trap,
+ * or have other side effects. Transforms ask these before deleting, moving or merging
+ * instructions (LLVM: Instruction::mayHaveSideEffects, isSafeToSpeculativelyExecute,
+ * wouldInstructionBeTriviallyDead).
+ *
+ * Calls are judged by their callee: intrinsics we know, a few pure libc functions, and
+ * functions whose attributes (inline or in a `#N` group) say `memory(none)`/`readnone`
+ * or `memory(read)`/`readonly` together with `willreturn nounwind`.
+ */
+import { ConstantInt } from './constants.js';
+import type { Function } from './function.js';
+import type { Instruction } from './instruction.js';
+import { Flag, Opcode } from './opcodes.js';
+import { ValueKind } from './value.js';
+
+/** Intrinsics with no memory effects and no side effects (by name prefix). */
+const PURE_INTRINSIC_PREFIXES = [
+  'llvm.smax.', 'llvm.smin.', 'llvm.umax.', 'llvm.umin.', 'llvm.abs.', 'llvm.fshl.', 'llvm.fshr.',
+  'llvm.ctpop.', 'llvm.ctlz.', 'llvm.cttz.', 'llvm.bswap.', 'llvm.bitreverse.',
+  'llvm.sadd.with.overflow.', 'llvm.uadd.with.overflow.', 'llvm.ssub.with.overflow.', 'llvm.usub.with.overflow.',
+  'llvm.smul.with.overflow.', 'llvm.umul.with.overflow.', 'llvm.sadd.sat.', 'llvm.uadd.sat.', 'llvm.ssub.sat.', 'llvm.usub.sat.',
+  'llvm.fmuladd.', 'llvm.fma.', 'llvm.fabs.', 'llvm.sqrt.', 'llvm.copysign.', 'llvm.floor.', 'llvm.ceil.',
+  'llvm.trunc.', 'llvm.round.', 'llvm.rint.', 'llvm.nearbyint.', 'llvm.minnum.', 'llvm.maxnum.',
+  'llvm.minimum.', 'llvm.maximum.', 'llvm.expect.', 'llvm.vector.reduce.', 'llvm.is.constant.',
+  'llvm.ssa.copy.', 'llvm.lround.', 'llvm.llround.', 'llvm.lrint.', 'llvm.llrint.', 'llvm.powi.',
+];
+/** Intrinsics that only mark things (removable when their operands die). */
+const MARKER_INTRINSIC_PREFIXES = ['llvm.lifetime.start', 'llvm.lifetime.end', 'llvm.experimental.noalias.scope.decl', 'llvm.dbg.', 'llvm.assume'];
+/** libc functions that neither read nor write memory (they may set errno in C, but we model none). */
+const PURE_LIBC = new Set(['abs', 'labs', 'llabs']);
+
+function hasWord(attrs: string, word: string): boolean {
+  return attrs.length > 0 && new RegExp(`(^|[\\s(])${word}([\\s),]|$)`).test(attrs);
+}
+
+/** The function attributes of `fn` as text (inline ones plus its `#N` groups). */
+export function functionAttributeText(fn: Function): string {
+  let text = fn.attrs.suffix;
+  const m = fn.parent;
+  if (m !== null) {
+    for (const g of fn.attrs.suffix.matchAll(/#(\d+)/g)) text += ' ' + (m.attributeGroups.get(Number(g[1])) ?? '');
+  }
+  return text;
+}
+
+/** The function attributes of a call site (its own text plus groups) and of its callee. */
+function callAttributeText(call: Instruction): string {
+  let text = '';
+  const fn = call.calledFunction();
+  if (fn !== null) text += functionAttributeText(fn);
+  const ca = call.callAttrs;
+  if (ca !== null && ca.fn !== '') {
+    text += ' ' + ca.fn;
+    const m = fn?.parent ?? call.parent?.parent?.parent ?? null;
+    if (m !== null) for (const g of ca.fn.matchAll(/#(\d+)/g)) text += ' ' + (m.attributeGroups.get(Number(g[1])) ?? '');
+  }
+  return text;
+}
+
+export function isPureIntrinsicName(name: string): boolean {
+  for (const p of PURE_INTRINSIC_PREFIXES) if (name.startsWith(p)) return true;
+  return false;
+}
+
+export function isMarkerIntrinsicName(name: string): boolean {
+  for (const p of MARKER_INTRINSIC_PREFIXES) if (name.startsWith(p)) return true;
+  return false;
+}
+
+export type MemoryEffect = 'none' | 'read' | 'write' | 'readwrite';
+
+/** How a call touches memory, from what we know of its callee. */
+export function callMemoryEffect(call: Instruction): MemoryEffect {
+  const fn = call.calledFunction();
+  if (fn !== null) {
+    const n = fn.name;
+    if (isPureIntrinsicName(n) || PURE_LIBC.has(n)) return 'none';
+    if (isMarkerIntrinsicName(n)) return 'none';
+  }
+  const attrs = callAttributeText(call);
+  if (hasWord(attrs, 'readnone') || /memory\(none\)/.test(attrs)) return 'none';
+  if (hasWord(attrs, 'readonly') || /memory\(read\)/.test(attrs)) return 'read';
+  if (hasWord(attrs, 'writeonly') || /memory\(write\)/.test(attrs)) return 'write';
+  return 'readwrite';
+}
+
+/** Whether a call is known to return normally (no exit, no infinite loop, no unwinding). */
+export function callWillReturn(call: Instruction): boolean {
+  const fn = call.calledFunction();
+  if (fn !== null && (isPureIntrinsicName(fn.name) || isMarkerIntrinsicName(fn.name) || PURE_LIBC.has(fn.name))) return true;
+  const attrs = callAttributeText(call);
+  return hasWord(attrs, 'willreturn') && hasWord(attrs, 'nounwind');
+}
+
+export function mayReadMemory(i: Instruction): boolean {
+  switch (i.op) {
+    case Opcode.Load:
+    case Opcode.VAArg:
+    case Opcode.AtomicCmpXchg:
+    case Opcode.AtomicRMW:
+    case Opcode.Fence:
+      return true;
+    case Opcode.Call: {
+      const e = callMemoryEffect(i);
+      return e === 'read' || e === 'readwrite';
+    }
+    default:
+      return false;
+  }
+}
+
+export function mayWriteMemory(i: Instruction): boolean {
+  switch (i.op) {
+    case Opcode.Store:
+    case Opcode.VAArg:
+    case Opcode.AtomicCmpXchg:
+    case Opcode.AtomicRMW:
+    case Opcode.Fence:
+      return true;
+    case Opcode.Load:
+      return (i.flags & (Flag.Volatile | Flag.Atomic)) !== 0;
+    case Opcode.Call: {
+      const e = callMemoryEffect(i);
+      return e === 'write' || e === 'readwrite';
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * Whether removing the instruction could change behaviour even when its result is unused:
+ * stores, calls that write memory or might not return, terminators, volatile accesses.
+ */
+export function mayHaveSideEffects(i: Instruction): boolean {
+  if (i.isTerminator()) return true;
+  switch (i.op) {
+    case Opcode.Store:
+    case Opcode.Fence:
+    case Opcode.AtomicCmpXchg:
+    case Opcode.AtomicRMW:
+    case Opcode.VAArg:
+      return true;
+    case Opcode.Load:
+      return (i.flags & (Flag.Volatile | Flag.Atomic)) !== 0;
+    case Opcode.Call: {
+      const fn = i.calledFunction();
+      if (fn !== null && isMarkerIntrinsicName(fn.name)) return fn.name.startsWith('llvm.assume');
+      const e = callMemoryEffect(i);
+      if (e === 'write' || e === 'readwrite') return true;
+      return !callWillReturn(i);
+    }
+    default:
+      return false;
+  }
+}
+
+/** An instruction whose result is unused and that can be deleted (LLVM's isInstructionTriviallyDead). */
+export function isTriviallyDead(i: Instruction): boolean {
+  if (i.firstUse !== null) return false;
+  if (i.op === Opcode.Call) {
+    const fn = i.calledFunction();
+    // lifetime markers and scope declarations are dead when nothing else needs them
+    if (fn !== null && isMarkerIntrinsicName(fn.name) && !fn.name.startsWith('llvm.assume')) return true;
+  }
+  if (i.op === Opcode.Alloca) return true;
+  return !mayHaveSideEffects(i);
+}
+
+/**
+ * Whether executing the instruction where it was not executed before is harmless: it
+ * cannot trap (no division by a possibly-zero value, no memory access) and has no side
+ * effects. Used before hoisting (LICM, select formation).
+ */
+export function isSafeToSpeculate(i: Instruction): boolean {
+  switch (i.op) {
+    case Opcode.UDiv:
+    case Opcode.URem: {
+      const d = i.operand(1);
+      return d.kind === ValueKind.ConstantInt && !(d as ConstantInt).isZero();
+    }
+    case Opcode.SDiv:
+    case Opcode.SRem: {
+      const d = i.operand(1);
+      return d.kind === ValueKind.ConstantInt && !(d as ConstantInt).isZero() && !(d as ConstantInt).isAllOnes();
+    }
+    case Opcode.Load:
+    case Opcode.Store:
+    case Opcode.Alloca:
+    case Opcode.Phi:
+    case Opcode.VAArg:
+    case Opcode.Fence:
+    case Opcode.AtomicCmpXchg:
+    case Opcode.AtomicRMW:
+      return false;
+    case Opcode.Call:
+      return callMemoryEffect(i) === 'none' && callWillReturn(i);
+    default:
+      return !i.isTerminator();
+  }
+}

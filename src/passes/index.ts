@@ -1,0 +1,35 @@
+/**
+ * Every pass, registered by name, and the entry point that runs a pipeline string on a
+ * module. Add a pass by writing src/passes/NAME.ts exporting a PassInfo and listing it here.
+ */
+import type { Module } from '../ir/module.js';
+import { verifyModule } from '../ir/verifier.js';
+import { dcePass } from './dce.js';
+import { Instrumentation, PassManager } from './pass-manager.js';
+import { registerStandardPipelines } from './pipelines.js';
+import { parsePipeline, registerPass, type PassInfo } from './registry.js';
+
+const ALL_PASSES: PassInfo[] = [
+  // one entry per pass file
+  dcePass,
+];
+
+let registered = false;
+export function ensureRegistered(): void {
+  if (registered) return;
+  registered = true;
+  for (const p of ALL_PASSES) registerPass(p);
+  registerStandardPipelines();
+}
+
+/** Runs `pipeline` (opt syntax) on `m`; returns the manager (for stats and timings). */
+export function runPipeline(m: Module, pipeline: string, instr: Instrumentation = {}): PassManager {
+  ensureRegistered();
+  const nodes = parsePipeline(pipeline);
+  const pm = new PassManager(m, { verify: (mod) => verifyModule(mod).map((e) => e.message), ...instr });
+  pm.run(nodes);
+  return pm;
+}
+
+export { parsePipeline, passInfos, PipelineError } from './registry.js';
+export { PassManager, VerifyEachError } from './pass-manager.js';

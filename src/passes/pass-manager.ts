@@ -1,0 +1,276 @@
+/**
+ * The pass manager: runs a pipeline of module and function passes over a module, caches
+ * analyses per function and drops them when a pass does not preserve them, and offers
+ * the instrumentation `opt` users expect: --verify-each (naming the pass that broke the
+ * IR), --print-after-all, --print-changed (as a diff), --time-passes, --stats and
+ * --opt-bisect-limit. After LLVM's new pass manager (PassManager.h, PassInstrumentation).
+ *
+ * Invariants: an analysis result handed to a pass was computed on the function as it is
+ * now (a pass that changes a function returns what it preserved, and everything else is
+ * dropped before the next pass); passes never see a function the verifier rejected when
+ * verify-each is on.
+ */
+import type { Function } from '../ir/function.js';
+import type { Module } from '../ir/module.js';
+import { printFunction, printModule } from '../text/printer.js';
+import type { Analysis, FunctionAnalysisManagerLike, FunctionPass, ModulePass, Pass, PassContext, Preserved } from './pass.js';
+
+export class FunctionAnalysisManager implements FunctionAnalysisManagerLike {
+  private cache = new Map<Analysis<unknown>, unknown>();
+  /** Computations per analysis, for tests and --stats. */
+  computed = 0;
+
+  constructor(readonly fn: Function) {}
+
+  get<T>(a: Analysis<T>): T {
+    const c = this.cache.get(a as Analysis<unknown>);
+    if (c !== undefined) return c as T;
+    const r = a.compute(this.fn, this);
+    this.cache.set(a as Analysis<unknown>, r);
+    this.computed++;
+    return r;
+  }
+
+  /** Returns a cached result without computing. */
+  cached<T>(a: Analysis<T>): T | undefined {
+    return this.cache.get(a as Analysis<unknown>) as T | undefined;
+  }
+
+  invalidate(preserved: Preserved): void {
+    if (preserved === 'all') return;
+    if (preserved === 'none') {
+      this.cache.clear();
+      return;
+    }
+    for (const a of [...this.cache.keys()]) if (!a.cfgOnly) this.cache.delete(a);
+  }
+}
+
+export interface Instrumentation {
+  /** Run the verifier after every pass; on failure throw naming the pass. */
+  verifyEach?: boolean;
+  /** Print the IR after every pass (to `log`). */
+  printAfterAll?: boolean;
+  /** Print a diff of the IR after each pass that changed it. */
+  printChanged?: boolean;
+  /** Collect per-pass wall time. */
+  timePasses?: boolean;
+  /** Run only the first N pass executions (opt's -opt-bisect-limit); -1 = no limit. */
+  bisectLimit?: number;
+  /** Where instrumentation output goes (default: stderr). */
+  log?: (text: string) => void;
+  /** Trace lines from passes that can explain themselves. */
+  trace?: ((line: string) => void) | null;
+  /** The verifier to use (injected so the pass manager does not depend on it). */
+  verify?: (m: Module) => string[];
+}
+
+export interface PassTiming {
+  pass: string;
+  runs: number;
+  ms: number;
+}
+
+export class VerifyEachError extends Error {
+  constructor(
+    readonly pass: string,
+    readonly problems: string[],
+    readonly ir: string,
+  ) {
+    super(`the IR is broken after pass '${pass}':\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? `\n  … and ${problems.length - 20} more` : ''}`);
+    this.name = 'VerifyEachError';
+  }
+}
+
+/** A node of a parsed pipeline. */
+export type PipelineNode = { pass: Pass } | { repeat: number; body: PipelineNode[] } | { fixpoint: number; body: PipelineNode[] };
+
+export class PassManager {
+  private fams = new Map<Function, FunctionAnalysisManager>();
+  private executions = 0;
+  readonly stats = new Map<string, Map<string, number>>();
+  readonly timings = new Map<string, PassTiming>();
+  private readonly log: (text: string) => void;
+
+  constructor(
+    readonly module: Module,
+    readonly opts: Instrumentation = {},
+  ) {
+    this.log = opts.log ?? ((t) => process.stderr.write(t));
+  }
+
+  analysesOf(fn: Function): FunctionAnalysisManager {
+    let f = this.fams.get(fn);
+    if (f === undefined) this.fams.set(fn, (f = new FunctionAnalysisManager(fn)));
+    return f;
+  }
+
+  private stat(pass: string, counter: string, n: number): void {
+    let m = this.stats.get(pass);
+    if (m === undefined) this.stats.set(pass, (m = new Map()));
+    m.set(counter, (m.get(counter) ?? 0) + n);
+  }
+
+  /** Runs a pipeline; returns whether anything changed. */
+  run(pipeline: PipelineNode[]): boolean {
+    let changed = false;
+    for (const node of pipeline) changed = this.runNode(node) || changed;
+    return changed;
+  }
+
+  private runNode(node: PipelineNode): boolean {
+    if ('pass' in node) return node.pass.kind === 'module' ? this.runModulePass(node.pass) : this.runFunctionPassOverModule(node.pass);
+    if ('repeat' in node) {
+      let changed = false;
+      for (let k = 0; k < node.repeat; k++) changed = this.run(node.body) || changed;
+      return changed;
+    }
+    // fixpoint: iterate until nothing changes (bounded)
+    let changed = false;
+    for (let k = 0; k < node.fixpoint; k++) {
+      if (!this.run(node.body)) break;
+      changed = true;
+    }
+    return changed;
+  }
+
+  /** Whether the next pass execution is allowed by --opt-bisect-limit. */
+  private admit(passName: string, target: string): boolean {
+    const limit = this.opts.bisectLimit ?? -1;
+    const n = ++this.executions;
+    if (limit < 0) return true;
+    const run = n <= limit;
+    this.log(`BISECT: ${run ? 'running' : 'NOT running'} pass (${n}) ${passName} on ${target}\n`);
+    return run;
+  }
+
+  private runFunctionPassOverModule(pass: FunctionPass): boolean {
+    let changed = false;
+    for (const fn of [...this.module.functions]) {
+      if (fn.isDeclaration()) continue;
+      changed = this.runFunctionPass(pass, fn) || changed;
+    }
+    return changed;
+  }
+
+  runFunctionPass(pass: FunctionPass, fn: Function): boolean {
+    if (!this.admit(pass.name, `function (${fn.name})`)) return false;
+    const before = this.opts.printChanged ? printFunction(fn) : null;
+    const fam = this.analysesOf(fn);
+    const ctx: PassContext = {
+      stat: (c, n = 1) => this.stat(pass.name, c, n),
+      analyses: fam,
+      trace: this.opts.trace ?? null,
+    };
+    const t0 = this.opts.timePasses ? performance.now() : 0;
+    const r = pass.run(fn, ctx);
+    if (this.opts.timePasses) this.time(pass.name, performance.now() - t0);
+    const preserved: Preserved = r.preserved ?? (r.changed ? 'none' : 'all');
+    fam.invalidate(r.changed ? preserved : 'all');
+    this.after(pass.name, r.changed, before, () => printFunction(fn), `function '${fn.name}'`);
+    return r.changed;
+  }
+
+  private runModulePass(pass: ModulePass): boolean {
+    if (!this.admit(pass.name, 'module')) return false;
+    const before = this.opts.printChanged ? printModule(this.module) : null;
+    const t0 = this.opts.timePasses ? performance.now() : 0;
+    const r = pass.run(this.module, {
+      stat: (c, n = 1) => this.stat(pass.name, c, n),
+      analysesOf: (fn) => this.analysesOf(fn),
+      invalidate: (fn, p = 'none') => this.analysesOf(fn).invalidate(p),
+      trace: this.opts.trace ?? null,
+    });
+    if (this.opts.timePasses) this.time(pass.name, performance.now() - t0);
+    if (r.changed) {
+      const p = r.preserved ?? 'none';
+      for (const f of this.fams.values()) f.invalidate(p);
+      // functions removed by the pass
+      for (const fn of [...this.fams.keys()]) if (fn.parent !== this.module) this.fams.delete(fn);
+    }
+    this.after(pass.name, r.changed, before, () => printModule(this.module), 'module');
+    return r.changed;
+  }
+
+  private time(name: string, ms: number): void {
+    let t = this.timings.get(name);
+    if (t === undefined) this.timings.set(name, (t = { pass: name, runs: 0, ms: 0 }));
+    t.runs++;
+    t.ms += ms;
+  }
+
+  private after(name: string, changed: boolean, before: string | null, print: () => string, what: string): void {
+    if (this.opts.printAfterAll) this.log(`; *** IR Dump After ${name} on ${what} ***\n${print()}\n`);
+    if (this.opts.printChanged && changed && before !== null) {
+      const after = print();
+      if (after !== before) this.log(`; *** IR Dump After ${name} on ${what} (changed) ***\n${unifiedDiff(before, after)}\n`);
+    }
+    if (this.opts.verifyEach && this.opts.verify) {
+      const problems = this.opts.verify(this.module);
+      if (problems.length > 0) throw new VerifyEachError(name, problems, printModule(this.module));
+    }
+  }
+
+  /** `--time-passes` table. */
+  timingReport(): string {
+    const rows = [...this.timings.values()].sort((a, b) => b.ms - a.ms);
+    const total = rows.reduce((s, r) => s + r.ms, 0);
+    const lines = ['===-------------------------------------------------------------------------===', '                          Pass execution timing report', '===-------------------------------------------------------------------------===', `  Total Execution Time: ${(total / 1000).toFixed(4)} seconds`, '', '   Wall Time (ms)    %     Runs  Name'];
+    for (const r of rows) {
+      lines.push(`  ${r.ms.toFixed(3).padStart(12)}  ${(total > 0 ? (100 * r.ms) / total : 0).toFixed(1).padStart(5)}%  ${String(r.runs).padStart(6)}  ${r.pass}`);
+    }
+    lines.push(`  ${total.toFixed(3).padStart(12)}  100.0%          Total`);
+    return lines.join('\n') + '\n';
+  }
+
+  /** `--stats` report, like LLVM's: value, pass, counter. */
+  statsReport(): string {
+    const lines = ['===-------------------------------------------------------------------------===', '                          ... Statistics Collected ...', '===-------------------------------------------------------------------------===', ''];
+    const rows: [number, string, string][] = [];
+    for (const [pass, m] of this.stats) for (const [c, n] of m) rows.push([n, pass, c]);
+    rows.sort((a, b) => (a[1] === b[1] ? a[2].localeCompare(b[2]) : a[1].localeCompare(b[1])));
+    for (const [n, pass, c] of rows) lines.push(`${String(n).padStart(8)} ${pass.padEnd(20)} - ${c}`);
+    return lines.join('\n') + '\n';
+  }
+}
+
+/** A compact unified diff (line-based LCS on the changed middle), for --print-changed. */
+export function unifiedDiff(a: string, b: string): string {
+  const x = a.split('\n');
+  const y = b.split('\n');
+  let pre = 0;
+  while (pre < x.length && pre < y.length && x[pre] === y[pre]) pre++;
+  let suf = 0;
+  while (suf < x.length - pre && suf < y.length - pre && x[x.length - 1 - suf] === y[y.length - 1 - suf]) suf++;
+  const xs = x.slice(pre, x.length - suf);
+  const ys = y.slice(pre, y.length - suf);
+  const out: string[] = [`@@ -${pre + 1},${xs.length} +${pre + 1},${ys.length} @@`];
+  if (xs.length * ys.length > 4_000_000) {
+    for (const l of xs) out.push('-' + l);
+    for (const l of ys) out.push('+' + l);
+    return out.join('\n');
+  }
+  // LCS table over the middle
+  const n = xs.length;
+  const m = ys.length;
+  const dp = new Uint32Array((n + 1) * (m + 1));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      dp[i * (m + 1) + j] = xs[i] === ys[j] ? dp[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(dp[(i + 1) * (m + 1) + j], dp[i * (m + 1) + j + 1]);
+    }
+  }
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && xs[i] === ys[j]) {
+      out.push(' ' + xs[i]);
+      i++;
+      j++;
+    } else if (j < m && (i === n || dp[i * (m + 1) + j + 1] >= dp[(i + 1) * (m + 1) + j])) {
+      out.push('+' + ys[j++]);
+    } else {
+      out.push('-' + xs[i++]);
+    }
+  }
+  return out.join('\n');
+}
