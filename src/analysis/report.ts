@@ -166,6 +166,7 @@ export function reportToText(reports: FunctionReport[]): string {
   const out: string[] = [];
   const set = (a: string[]): string => `{${a.join(', ')}}`;
   for (const r of reports) {
+    if (out.length > 0) out.push('');
     out.push(`function @${r.name}: ${r.blocks.length} block${r.blocks.length === 1 ? '' : 's'}`);
     const w = Math.max(5, ...r.blocks.map((b) => b.length));
     for (const b of r.blocks) {
@@ -178,9 +179,8 @@ export function reportToText(reports: FunctionReport[]): string {
       out.push(`  ${'  '.repeat(l.depth)}loop ${l.header} (depth ${l.depth}${l.parent === null ? '' : `, in loop ${l.parent}`}): blocks ${set(l.blocks)}, latches ${set(l.latches)}`);
     }
     out.push(`  irreducible: ${r.irreducible ? 'yes' : 'no'}`);
-    out.push('');
   }
-  return out.join('\n');
+  return out.join('\n') + '\n';
 }
 
 // ---- traces -------------------------------------------------------------------------------

@@ -61,7 +61,7 @@ export function parseOptAnalyses(text: string): Map<string, OptFunctionInfo> {
       continue;
     }
     if (loops !== null) {
-      m = /^\s*Loop at depth (\d+) containing: (.*)$/.exec(line);
+      m = /^\s*(?:Parallel )?Loop at depth (\d+) containing: (.*)$/.exec(line);
       if (m) {
         const depth = Number(m[1]);
         const l: OptLoop = { header: '', blocks: [], latches: [], depth, parent: null };
