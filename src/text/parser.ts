@@ -115,6 +115,8 @@ class FunctionState {
   blocksByName = new Map<string, BasicBlock>();
   blocksByNumber: (BasicBlock | undefined)[] = [];
   definedBlocks = new Set<BasicBlock>();
+  /** Where each forward-referenced block was first used. */
+  blockRefLoc = new Map<BasicBlock, Loc>();
   constructor(readonly fn: Function) {}
 }
 
@@ -1184,10 +1186,10 @@ class Parser {
       void ph;
     }
     for (const [name, bb] of fs.blocksByName) {
-      if (!fs.definedBlocks.has(bb)) this.error(`use of undefined label '%${name}'`);
+      if (!fs.definedBlocks.has(bb)) this.error(`use of undefined label '%${name}'`, fs.blockRefLoc.get(bb));
     }
     fs.blocksByNumber.forEach((bb, n) => {
-      if (bb !== undefined && !fs.definedBlocks.has(bb)) this.error(`use of undefined label '%${n}'`);
+      if (bb !== undefined && !fs.definedBlocks.has(bb)) this.error(`use of undefined label '%${n}'`, fs.blockRefLoc.get(bb));
     });
     this.fs = null;
   }
@@ -1275,6 +1277,7 @@ class Parser {
           const bb = new BasicBlock(name);
           fs.blocksByName.set(name, bb);
           fs.named.set(name, bb);
+          fs.blockRefLoc.set(bb, loc);
           return bb;
         }
         v = new Argument(ty, null, -1);
@@ -1294,6 +1297,7 @@ class Parser {
         const bb = new BasicBlock('');
         fs.blocksByNumber[n] = bb;
         fs.numbered[n] = bb;
+        fs.blockRefLoc.set(bb, loc);
         return bb;
       }
       v = new Argument(ty, null, -1);

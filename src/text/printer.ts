@@ -185,7 +185,7 @@ class Printer {
   }
 
   private blockHeader(b: BasicBlock, isEntry: boolean): string {
-    const label = localIdent(this.slots!.nameOf(b)!) + ':';
+    const label = this.localName(b) + ':';
     const sep = isEntry ? '' : '\n';
     if (!this.predComments) return sep + label;
     const preds = b.predecessors();
@@ -195,9 +195,12 @@ class Printer {
   }
 
   private localName(v: Value): string {
-    const n = this.slots?.nameOf(v);
-    if (n === undefined) return '<badref>';
-    return localIdent(n);
+    const slots = this.slots;
+    if (slots === null) return '<badref>';
+    const s = slots.slotOf(v);
+    if (s >= 0) return '' + s;
+    if (s === -2) return '<badref>';
+    return localIdent(slots.nameOf(v)!);
   }
 
   operand(v: Value): string {

@@ -16,71 +16,75 @@ import { Value, ValueKind } from '../ir/value.js';
 const NUMERIC = /^[0-9]+$/;
 
 export class FunctionSlots {
-  private readonly argNames: string[];
-  private readonly blockNames: string[];
-  private readonly instNames: string[];
+  /** Slot number per argument / block id / instruction id, or -1 when the value prints by name. */
+  private readonly argSlots: Int32Array;
+  private readonly blockSlots: Int32Array;
+  private readonly instSlots: Int32Array;
+  /** Names that had to change to stay unique (rare). */
+  private readonly renamed = new Map<Value, string>();
   private readonly fn: Function;
 
   constructor(fn: Function) {
     this.fn = fn;
-    this.argNames = new Array(fn.args.length);
-    this.blockNames = new Array(fn.blockIdBound);
-    this.instNames = new Array(fn.instIdBound);
+    const argSlots = (this.argSlots = new Int32Array(fn.args.length));
+    const blockSlots = (this.blockSlots = new Int32Array(fn.blockIdBound));
+    const instSlots = (this.instSlots = new Int32Array(fn.instIdBound));
     const used = new Set<string>();
     let next = 0;
-    const claim = (v: Value): string | null => {
+    // Returns true when v prints by its (possibly uniqued) name, false when it needs a number.
+    const claim = (v: Value): boolean => {
       const n = v.name;
-      if (n === '' || NUMERIC.test(n)) return null;
+      if (n === '') return false;
       if (!used.has(n)) {
+        if (NUMERIC.test(n)) return false;
         used.add(n);
-        return n;
+        return true;
       }
       for (let k = 1; ; k++) {
         const cand = `${n}${k}`;
         if (!used.has(cand)) {
           used.add(cand);
-          return cand;
+          this.renamed.set(v, cand);
+          return true;
         }
       }
     };
-    // First claim every real name so that renamed duplicates cannot steal one.
-    const argNames = this.argNames;
-    for (let i = 0; i < fn.args.length; i++) {
-      const a = fn.args[i];
-      const s = claim(a);
-      argNames[i] = s === null ? String(next++) : s;
-    }
-    const blockNames = this.blockNames;
-    const instNames = this.instNames;
+    for (let i = 0; i < fn.args.length; i++) argSlots[i] = claim(fn.args[i]) ? -1 : next++;
     for (let b = fn.firstBlock; b !== null; b = b.next) {
-      const s = claim(b);
-      blockNames[b.id] = s === null ? String(next++) : s;
+      blockSlots[b.id] = claim(b) ? -1 : next++;
       for (let i = b.first; i !== null; i = i.next) {
         if (i.type === voidType) continue;
-        const t = claim(i);
-        instNames[i.id] = t === null ? String(next++) : t;
+        instSlots[i.id] = claim(i) ? -1 : next++;
       }
+    }
+  }
+
+  /** The slot number of a local value printed by number, -1 when it prints by name, -2 when not local. */
+  slotOf(v: Value): number {
+    switch (v.kind) {
+      case ValueKind.Argument: {
+        const a = v as unknown as { parent: Function | null; index: number };
+        return a.parent === this.fn ? this.argSlots[a.index] : -2;
+      }
+      case ValueKind.BasicBlock: {
+        const b = v as BasicBlock;
+        return b.parent === this.fn ? this.blockSlots[b.id] : -2;
+      }
+      case ValueKind.Instruction: {
+        const i = v as unknown as { parent: BasicBlock | null; id: number };
+        return i.parent !== null && i.parent.parent === this.fn ? this.instSlots[i.id] : -2;
+      }
+      default:
+        return -2;
     }
   }
 
   /** The printed name of a local value without `%` (a name or LLVM's number), or undefined for non-locals. */
   nameOf(v: Value): string | undefined {
-    switch (v.kind) {
-      case ValueKind.Argument: {
-        const a = v as unknown as { parent: Function | null; index: number };
-        return a.parent === this.fn ? this.argNames[a.index] : undefined;
-      }
-      case ValueKind.BasicBlock: {
-        const b = v as BasicBlock;
-        return b.parent === this.fn ? this.blockNames[b.id] : undefined;
-      }
-      case ValueKind.Instruction: {
-        const i = v as unknown as { parent: BasicBlock | null; id: number };
-        return i.parent !== null && i.parent.parent === this.fn ? this.instNames[i.id] : undefined;
-      }
-      default:
-        return undefined;
-    }
+    const s = this.slotOf(v);
+    if (s >= 0) return String(s);
+    if (s === -2) return undefined;
+    return this.renamed.get(v) ?? v.name;
   }
 }
 

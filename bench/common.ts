@@ -1,0 +1,89 @@
+/**
+ * Shared benchmark plumbing: large LLVM IR inputs made by clang-19 from generated C
+ * (cached under bench/out/), whole-process timing with peak memory, and table printing.
+ * Every ratio a benchmark prints is measured in the same run on the same input file.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateCProgram } from '../src/fuzz/c-gen.js';
+
+export const OUT = join(process.cwd(), 'bench', 'out');
+export const SSAKIT = ['node', join(process.cwd(), 'dist', 'ssakit.js')];
+
+export function hasTool(t: string): boolean {
+  return spawnSync(t, ['--version']).status === 0;
+}
+
+/** Counts instructions (indented non-label lines inside function bodies). */
+export function countInstructions(llText: string): number {
+  let n = 0;
+  let inFn = false;
+  for (const line of llText.split('\n')) {
+    if (line.startsWith('define ')) inFn = true;
+    else if (line === '}') inFn = false;
+    else if (inFn && line.startsWith('  ') && !line.startsWith('    ') && line.trim() !== ']') n++;
+  }
+  return n;
+}
+
+/**
+ * A clang-19 -O0 .ll file with about `target` instructions, from the seeded C generator.
+ * Returns its path and its exact instruction count.
+ */
+export function largeInput(target: number, seed = 1): { path: string; instructions: number } {
+  mkdirSync(OUT, { recursive: true });
+  const path = join(OUT, `large-${target}-s${seed}.ll`);
+  if (!existsSync(path)) {
+    const c = generateCProgram(seed, { size: 'large', targetLines: Math.max(200, Math.round(target / 12)) });
+    const cPath = path.replace(/\.ll$/, '.c');
+    writeFileSync(cPath, c);
+    const r = spawnSync('clang-19', ['-O0', '-Xclang', '-disable-O0-optnone', '-w', '-S', '-emit-llvm', cPath, '-o', path], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`clang-19 failed: ${r.stderr}`);
+  }
+  return { path, instructions: countInstructions(readFileSync(path, 'utf8')) };
+}
+
+export interface Measured {
+  seconds: number;
+  maxRssMB: number | null;
+  status: number | null;
+  stderr: string;
+}
+
+const HAVE_TIME = existsSync('/usr/bin/time');
+
+/** Runs a whole process once; wall time and (when /usr/bin/time exists) peak RSS. */
+export function measure(cmd: string[], opts: { input?: string | Buffer; timeout?: number } = {}): Measured {
+  const args = HAVE_TIME ? ['-f', '__TIME__ %e %M', ...cmd] : cmd.slice(1);
+  const exe = HAVE_TIME ? '/usr/bin/time' : cmd[0];
+  const t0 = performance.now();
+  const r = spawnSync(exe, args, { input: opts.input, timeout: opts.timeout ?? 600_000, maxBuffer: 1 << 30 });
+  const wall = (performance.now() - t0) / 1000;
+  const stderr = r.stderr?.toString() ?? '';
+  const m = /__TIME__ ([\d.]+) (\d+)/.exec(stderr);
+  return {
+    seconds: m ? Math.max(Number(m[1]), 0.005) : wall,
+    maxRssMB: m ? Number(m[2]) / 1024 : null,
+    status: r.status,
+    stderr: stderr.replace(/__TIME__.*\n?/, ''),
+  };
+}
+
+export function table(header: string[], rows: (string | number)[][]): string {
+  const cells = [header, ...rows.map((r) => r.map((c) => (typeof c === 'number' ? fmt(c) : c)))];
+  const widths = header.map((_, k) => Math.max(...cells.map((r) => String(r[k]).length)));
+  const line = (r: (string | number)[]) => r.map((c, k) => String(c).padStart(widths[k])).join('  ');
+  return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+}
+
+export function fmt(x: number): string {
+  if (!Number.isFinite(x)) return String(x);
+  if (Number.isInteger(x)) return String(x);
+  return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
+}
+
+export function sizesFromArgs(defaults: number[]): number[] {
+  const a = process.argv.find((x) => x.startsWith('--sizes='));
+  return a ? a.slice(8).split(',').map(Number) : defaults;
+}

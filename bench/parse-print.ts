@@ -1,0 +1,31 @@
+/**
+ * bench/parse-print: whole-process `ssakit opt -S` (parse + verify + print) against
+ * `opt-19 -S` on the same clang-19 -O0 files of 10k, 100k and 1M instructions, one run
+ * each, with peak memory and the cost per 1k instructions. Run: npm run bench:parse-print
+ * (after npm run build). `--sizes=10000,100000` to choose sizes.
+ */
+import { join } from 'node:path';
+import { OUT, SSAKIT, hasTool, largeInput, measure, sizesFromArgs, table } from './common.js';
+
+if (!hasTool('opt-19')) {
+  console.error('opt-19 not found: install llvm-19');
+  process.exit(1);
+}
+const rows: (string | number)[][] = [];
+for (const size of sizesFromArgs([10_000, 100_000, 1_000_000])) {
+  const { path, instructions } = largeInput(size);
+  const llvm = measure(['opt-19', '-S', path, '-o', join(OUT, 'pp-llvm.ll')]);
+  const ours = measure([...SSAKIT, 'opt', '-S', path, '-o', join(OUT, 'pp-ours.ll')]);
+  if (ours.status !== 0) throw new Error(`ssakit failed: ${ours.stderr}`);
+  rows.push([
+    instructions,
+    llvm.seconds,
+    ours.seconds,
+    ours.seconds / llvm.seconds,
+    (ours.seconds * 1e6) / instructions,
+    llvm.maxRssMB ?? '-',
+    ours.maxRssMB ?? '-',
+  ]);
+}
+console.log('parse + verify + print, whole process, one run each (ratio = ssakit / opt-19)\n');
+console.log(table(['instructions', 'opt-19 s', 'ssakit s', 'ratio', 'ssakit µs/1k', 'opt-19 MB', 'ssakit MB'], rows));
