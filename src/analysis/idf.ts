@@ -48,12 +48,12 @@ export function iteratedDominanceFrontier(
     for (let i = 0; i < liveIn.length; i++) live[liveIn[i]] = 1;
   }
 
-  // Max-heap of nodes keyed by depth * (n + 1) + dfsIn (exact in a double).
+  // Max-heap of nodes keyed by depth * (2n + 2) + dfsIn (dfsIn < 2n; exact in a double).
   const heapNode = new Int32Array(Math.max(1, n));
   const heapKey = new Float64Array(Math.max(1, n));
   let hs = 0;
   const push = (v: number): void => {
-    const key = depth[v] * (n + 1) + dfsIn[v];
+    const key = depth[v] * (2 * n + 2) + dfsIn[v];
     let i = hs++;
     while (i > 0) {
       const p = (i - 1) >> 1;
@@ -105,13 +105,18 @@ export function iteratedDominanceFrontier(
     if (trace !== null) trace.log(`pop ${trace.name(root)} (level ${rootLevel}): walk its dominator subtree`);
     let sp = 0;
     work[sp++] = root;
+    const walkedNames: string[] | null = trace !== null ? [] : null;
     while (sp > 0) {
       const x = work[--sp];
+      if (walkedNames !== null) walkedNames.push(trace!.name(x));
       for (let j = succOff[x]; j < succOff[x + 1]; j++) {
         const y = succ[j];
         const ly = depth[y];
         if (ly > rootLevel) continue;
-        if (added[y]) continue;
+        if (added[y]) {
+          if (trace !== null) trace.log(`  edge ${trace.name(x)} -> ${trace.name(y)}: ${trace.name(y)} already handled`);
+          continue;
+        }
         added[y] = 1;
         if (live !== null && !live[y]) {
           if (trace !== null) trace.log(`  edge ${trace.name(x)} -> ${trace.name(y)}: ${trace.name(y)} (level ${ly}) is not live-in, pruned`);
@@ -132,6 +137,7 @@ export function iteratedDominanceFrontier(
         work[sp++] = z;
       }
     }
+    if (walkedNames !== null) trace!.log(`  (walked ${walkedNames.join(', ')})`);
   }
   const out = Int32Array.from(result);
   out.sort();

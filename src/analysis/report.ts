@@ -193,7 +193,8 @@ export function traceFrontier(fn: Function, opts: AnalyzeOptions = {}): string[]
   const alg = opts.df ?? 'runner';
   const t = new LineTracer((v) => names[v] ?? '<exit>');
   t.log(`dominance frontiers of @${fn.name} by the ${alg === 'runner' ? 'Cooper-Harvey-Kennedy runner walk' : 'Cytron et al. bottom-up DF_local/DF_up walk'}`);
-  t.log(`idom: ${Array.from(cfg.order, (b) => `${names[b]}<-${dt.idom[b] < 0 ? '-' : names[dt.idom[b]]}`).join(' ')}`);
+  const idoms = Array.from(cfg.order).filter((b) => dt.idom[b] >= 0).map((b) => `idom(${names[b]}) = ${names[dt.idom[b]]}`);
+  t.log(`dominator tree rooted at ${names[cfg.root]}: ${idoms.join(', ')}`);
   const df = frontierOfTree(dt, { algorithm: alg, trace: t });
   t.log('result:');
   for (const b of cfg.order) t.log(`  DF(${names[b]}) = {${Array.from(df.get(b)).sort((x, y) => cfg.layoutIndex[x] - cfg.layoutIndex[y]).map((x) => names[x]).join(', ')}}`);
