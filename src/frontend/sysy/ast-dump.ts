@@ -16,7 +16,6 @@
  */
 
 import { type Expr, type InitList, type Node, type Program, typeToString } from './ast.js';
-import type { SourceFile } from './diagnostics.js';
 
 const MAX_INDENT = 60;
 
