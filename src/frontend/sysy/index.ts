@@ -55,3 +55,4 @@ export { DiagnosticBag, SourceFile, SysYError, formatDiagnostic, formatDiagnosti
 export type { Diagnostic, Severity, SourceLoc } from './diagnostics.js';
 export { Lexer, Tok, tokenize, tokName, type Token } from './lexer.js';
 export { flattenInitializer, type InitSink } from './initializer.js';
+export { walkDeep, type DeepVisitor } from './walk.js';
