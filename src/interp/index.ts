@@ -1,0 +1,235 @@
+/**
+ * The interpreter: runs an IR module from `main`, as `lli` would, with checked memory.
+ *
+ * API
+ *
+ *   runModule(module, {
+ *     stdin?:  string | Uint8Array | 'inherit',   // program input (default: empty)
+ *     stdout?: 'collect' | 'inherit' | (chunk: Buffer) => void,   // default 'collect'
+ *     stderr?: 'collect' | 'inherit' | (chunk: Buffer) => void,   // default 'inherit'
+ *     maxSteps?: number,     // stop with a RuntimeError after this many instructions
+ *     stats?: boolean,       // also return the dynamic instruction counts
+ *     args?: string[],       // argv[1..] (argv[0] is "prog")
+ *   }) => {
+ *     exitCode: number,                 // main's result & 255, exit(n) & 255, 134 for abort()
+ *     stdout?: string, stdoutBytes?: Buffer,   // when collected (string decoded as UTF-8)
+ *     stderr?: string, stderrBytes?: Buffer,
+ *     stats?: { total: number, byOpcode: Record<string, number> },
+ *   }
+ *
+ * It is synchronous: stdin is read fully on first use, output is buffered in 64 KiB chunks
+ * of raw bytes and flushed before returning. A runtime error in the program (bad memory
+ * access, division by zero, unreachable, unknown external, step limit) throws an
+ * InterpError (a RuntimeError) whose message names the function, block and instruction,
+ * e.g. `load of 4 bytes out of bounds of a 40-byte alloca (offset 40) in @main, block %5:
+ * %12 = load i32, ptr %11, align 4`; the CLI prints it as `ssakit: runtime error: …` and
+ * exits with 1. The error carries the output collected so far and the stats.
+ *
+ * Design (see the files for details):
+ *  - codegen.ts compiles each function, on first call, to JavaScript source (`new Function`):
+ *    SSA values are JS locals, blocks are cases of a `switch` in a loop;
+ *  - machine.ts runs an explicit stack of frames: a call to an IR function returns to the
+ *    driver loop, so recursion depth is bounded by memory, not by the JS stack;
+ *  - values: integers ≤ 32 bits are JS numbers in signed form (i1 as 0/1); wider ones are
+ *    numbers while they are safe integers and bigints otherwise (wide.ts); floats are numbers
+ *    rounded with Math.fround; pointers are numbers `allocationId·2^32 + offset`;
+ *    vectors, arrays and structs are JS arrays;
+ *  - memory.ts checks every access against its allocation's bounds and liveness;
+ *  - libc.ts / printf.ts / scanf.ts implement the C library subset and the SysY runtime with
+ *    glibc's exact output.
+ *  - stats: every segment (block, or block part after a call) counts its executions, so the
+ *    per-opcode counts are exact and cost one increment per segment.
+ */
+import type { Module } from '../ir/module.js';
+import { TypeKind } from '../ir/types.js';
+import { locate } from './describe.js';
+import { ExitSignal, Fault, InterpError } from './errors.js';
+import { InStream, OutStream, type OutSink } from './io.js';
+import { DEFAULT_EXTERNALS, LoadedModule } from './loader.js';
+import { Machine, type ExternalFn } from './machine.js';
+import { AK, TWO32 } from './memory.js';
+
+export { InterpError } from './errors.js';
+export type { ExternalFn } from './machine.js';
+
+export interface RunOptions {
+  stdin?: string | Uint8Array | 'inherit';
+  stdout?: OutSink;
+  stderr?: OutSink;
+  maxSteps?: number;
+  stats?: boolean;
+  args?: string[];
+  /** Extra or replacement external functions, by name. */
+  externals?: Record<string, ExternalFn>;
+}
+
+export interface RunStats {
+  total: number;
+  byOpcode: Record<string, number>;
+}
+
+export interface RunResult {
+  exitCode: number;
+  stdout?: string;
+  stdoutBytes?: Buffer;
+  stderr?: string;
+  stderrBytes?: Buffer;
+  stats?: RunStats;
+}
+
+/** Runs `module` from main. See the file comment for the contract. */
+export function runModule(module: Module, opts: RunOptions = {}): RunResult {
+  const outSink = opts.stdout ?? 'collect';
+  const errSink = opts.stderr ?? 'inherit';
+  const out = new OutStream(outSink, 1);
+  const err = new OutStream(errSink, 2);
+  const inp = new InStream(opts.stdin === undefined ? undefined : opts.stdin);
+  const S = new Machine(out, err, inp);
+  const limited = opts.maxSteps !== undefined && Number.isFinite(opts.maxSteps);
+  if (limited) {
+    S.maxSteps = opts.maxSteps!;
+    S.budget = opts.maxSteps!;
+  }
+  const externals = opts.externals ? { ...DEFAULT_EXTERNALS, ...opts.externals } : DEFAULT_EXTERNALS;
+  const lm = new LoadedModule(S, module, limited, externals);
+
+  const collect = (r: RunResult | InterpError): void => {
+    out.flush();
+    err.flush();
+    if (outSink === 'collect') {
+      r.stdoutBytes = out.collected();
+      r.stdout = r.stdoutBytes.toString('utf8');
+    }
+    if (errSink === 'collect') {
+      r.stderrBytes = err.collected();
+      r.stderr = r.stderrBytes.toString('utf8');
+    }
+  };
+
+  const main = module.getFunction('main');
+  if (main === undefined || main.isDeclaration()) {
+    throw new InterpError('the module has no definition of @main');
+  }
+  let exitCode = 0;
+  let stopSite = -1;
+  let stopFn = -1;
+  let fault: Fault | null = null;
+  try {
+    try {
+      const args = mainArgs(S, main.fnType.params.length, opts.args ?? []);
+      const rv = S.call(lm.fnIndex(main), args);
+      exitCode = mainResult(rv, main.returnType.kind === TypeKind.Int);
+    } catch (e) {
+      if (!(e instanceof ExitSignal)) throw e;
+      exitCode = e.code;
+      if (S.depth > 0) {
+        stopSite = S.site;
+        stopFn = S.frames[S.depth].info!.index;
+      }
+    }
+    runAtExit(S);
+  } catch (e) {
+    if (e instanceof ExitSignal) {
+      exitCode = e.code;
+    } else if (e instanceof Fault) {
+      fault = e;
+      if (S.depth > 0 && !e.fnOnly) {
+        stopSite = e.site >= 0 ? e.site : S.site;
+        stopFn = S.frames[S.depth].info!.index;
+      }
+    } else if (e instanceof RangeError && /call stack|Maximum call/i.test(e.message)) {
+      fault = new Fault('JS stack exhausted (deeply nested callbacks?)', -1);
+    } else {
+      throw e;
+    }
+  }
+  const stats = opts.stats || fault !== null ? computeStats(S, stopFn, stopSite) : undefined;
+  if (fault !== null) {
+    let where = '';
+    if (S.depth > 0) {
+      const info = S.frames[S.depth].info!;
+      const site = fault.site >= 0 ? fault.site : S.site;
+      where = ' ' + locate(info.fn, fault.fnOnly || site < 0 ? null : info.insts[site] ?? null);
+    }
+    const ie = new InterpError(fault.message + where);
+    collect(ie);
+    if (opts.stats) ie.stats = stats;
+    throw ie;
+  }
+  const result: RunResult = { exitCode };
+  collect(result);
+  if (opts.stats) result.stats = stats;
+  return result;
+}
+
+function mainResult(rv: unknown, isInt: boolean): number {
+  if (!isInt) return 0;
+  if (typeof rv === 'number') return rv & 255;
+  if (typeof rv === 'bigint') return Number(BigInt.asUintN(8, rv));
+  return 0;
+}
+
+function runAtExit(S: Machine): void {
+  const fns = (S.lib.atexit as number[] | undefined) ?? [];
+  S.lib.atexit = [];
+  for (let k = fns.length - 1; k >= 0; k--) S.call(fns[k], []);
+  for (const f of S.atExit) f();
+}
+
+/** argc/argv (and envp) for main: argv = {"prog", args..., NULL}. */
+function mainArgs(S: Machine, nParams: number, args: string[]): unknown[] {
+  if (nParams === 0) return [];
+  const M = S.mem;
+  const strs = ['prog', ...args];
+  const argvId = M.allocOwned(8 * (strs.length + 1), AK.Global, 'argv');
+  strs.forEach((s, k) => {
+    const bytes = Buffer.from(s + '\0', 'utf8');
+    const id = M.allocOwned(bytes.length, AK.Global, `argv[${k}]`);
+    M.u8[id].set(bytes);
+    const p = id * TWO32;
+    M.dv[argvId].setUint32(8 * k, p >>> 0, true);
+    M.dv[argvId].setUint32(8 * k + 4, Math.floor(p / TWO32), true);
+  });
+  const out: unknown[] = [strs.length, argvId * TWO32];
+  if (nParams >= 3) out.push(M.allocOwned(8, AK.Global, 'envp') * TWO32);
+  return out;
+}
+
+function computeStats(S: Machine, stopFn: number, stopSite: number): RunStats {
+  const counts = new Float64Array(S.opNames.length);
+  for (const info of S.fns) {
+    const c = info.counts;
+    for (let s = 0; s < c.length; s++) {
+      const n = c[s];
+      if (n === 0) continue;
+      const ops = info.segOps[s];
+      for (let k = 0; k < ops.length; k += 2) counts[ops[k]] += n * ops[k + 1];
+    }
+  }
+  // the segment where the run stopped was counted whole: take back what did not run
+  if (stopFn >= 0 && stopSite >= 0) {
+    const info = S.fns[stopFn];
+    const insts = info.insts;
+    const nAfter = info.after[stopSite] ?? 0;
+    for (let k = 1; k <= nAfter; k++) {
+      const key = S.opNames.indexOf(insts[stopSite + k].opcodeName);
+      if (key >= 0) counts[key]--;
+    }
+  }
+  const byOpcode: Record<string, number> = {};
+  let total = 0;
+  const order = S.opNames.map((n, k) => [n, counts[k]] as [string, number]).filter(([, n]) => n > 0);
+  order.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  for (const [n, c] of order) {
+    byOpcode[n] = c;
+    total += c;
+  }
+  return { total, byOpcode };
+}
+
+/** The `--stats` report: a total line, then one line per opcode by decreasing count. */
+export function formatStats(stats: RunStats): string {
+  let s = `instructions executed: ${stats.total}\n`;
+  for (const [op, n] of Object.entries(stats.byOpcode)) s += `  ${op}: ${n}\n`;
+  return s;
+}

@@ -1,0 +1,994 @@
+/**
+ * The C library subset and the SysY contest runtime, as external functions of the
+ * interpreter: each receives the machine and its argument values. Memory goes through the
+ * checked accessors, so a bad pointer passed to libc is a located runtime error too
+ * (faults carry site −1; the driver uses the call site in Machine.site).
+ *
+ * Behaviour follows glibc (x86-64, C locale): puts returns len+1, fputs 1, rand is glibc's
+ * TYPE_3 additive feedback generator, qsort is a stable merge sort as glibc 2.36's msort.
+ */
+import { ExitSignal, Fault } from './errors.js';
+import type { ExternalFn, Machine } from './machine.js';
+import { AK, TWO32 } from './memory.js';
+import { formatPrintf, type PrintfEnv } from './printf.js';
+import { BytesSource, doScanf, isSpace, parseCFloat, scanFloatText, scanInteger, type ScanSource } from './scanf.js';
+import type { OutStream } from './io.js';
+import { MAX_SAFE, type Wide } from './wide.js';
+
+const SITE = -1;
+
+function num(v: unknown): number {
+  return typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : 0;
+}
+function i32(v: unknown): number {
+  return typeof v === 'number' ? v | 0 : typeof v === 'bigint' ? Number(BigInt.asIntN(32, v)) : 0;
+}
+/** size_t argument (i64) as a JS number; absurd sizes become −1 (callers treat as failure). */
+function size(v: unknown): number {
+  const n = num(v);
+  return n < 0 || n > MAX_SAFE ? -1 : n;
+}
+function wide(v: bigint): Wide {
+  return v >= -BigInt(MAX_SAFE) && v <= BigInt(MAX_SAFE) ? Number(v) : v;
+}
+
+// ---- streams ------------------------------------------------------------------------------
+
+export interface FileIds {
+  stdin: number;
+  stdout: number;
+  stderr: number;
+}
+
+function files(S: Machine): FileIds {
+  return S.lib.files as FileIds;
+}
+
+/** The output stream a FILE* designates. */
+function outFor(S: Machine, f: unknown): OutStream {
+  const fp = num(f);
+  const fs = files(S);
+  if (fp === fs.stdout) return S.out;
+  if (fp === fs.stderr) {
+    S.out.flush();
+    return S.err;
+  }
+  throw new Fault(fp === 0 ? 'write to a NULL FILE*' : 'write to a FILE* other than stdout/stderr (files are not supported)', SITE);
+}
+function checkIn(S: Machine, f: unknown): void {
+  const fp = num(f);
+  if (fp !== files(S).stdin) throw new Fault(fp === 0 ? 'read from a NULL FILE*' : 'read from a FILE* other than stdin (files are not supported)', SITE);
+}
+
+class StdinSource implements ScanSource {
+  private start: number;
+  constructor(private readonly S: Machine) {
+    this.start = S.inp.pos;
+  }
+  peek(): number {
+    return this.S.inp.peek();
+  }
+  get(): number {
+    return this.S.inp.getc();
+  }
+  get consumed(): number {
+    return this.S.inp.pos - this.start;
+  }
+}
+
+/** printf arguments from an argument array (direct variadic call). */
+class ArrayArgs implements PrintfEnv {
+  constructor(
+    private readonly S: Machine,
+    private readonly args: unknown[],
+    private k: number,
+  ) {}
+  arg(): unknown {
+    return this.k < this.args.length ? this.args[this.k++] : 0;
+  }
+  str(p: number, max: number): string {
+    return cstr(this.S, p, max);
+  }
+}
+
+/** printf arguments from an x86-64 va_list (vprintf and friends). */
+class VaListArgs implements PrintfEnv {
+  constructor(
+    private readonly S: Machine,
+    private readonly ap: number,
+  ) {}
+  arg(kind?: string): unknown {
+    const M = this.S.mem;
+    const ap = this.ap;
+    if (kind === 'd') {
+      const fo = M.ld32(ap + 4, SITE);
+      if (fo < 176) {
+        const v = M.ldf64(M.ldp(ap + 16, SITE) + fo, SITE);
+        M.st32(ap + 4, fo + 16, SITE);
+        return v;
+      }
+      const area = M.ldp(ap + 8, SITE);
+      M.stp(ap + 8, area + 8, SITE);
+      return M.ldf64(area, SITE);
+    }
+    const go = M.ld32(ap, SITE);
+    let p: number;
+    if (go < 48) {
+      p = M.ldp(ap + 16, SITE) + go;
+      M.st32(ap, go + 8, SITE);
+    } else {
+      p = M.ldp(ap + 8, SITE);
+      M.stp(ap + 8, p + 8, SITE);
+    }
+    return M.ld64(p, SITE);
+  }
+  str(p: number, max: number): string {
+    return cstr(this.S, p, max);
+  }
+}
+
+/** A string argument, bounded by max bytes when max ≥ 0 (no NUL needed within them). */
+function cstr(S: Machine, p: number, max: number): string {
+  if (max < 0) return S.mem.cstring(p, SITE, 'printf %s reading');
+  const M = S.mem;
+  const avail = M.readableFrom(p);
+  if (avail < 0) M.fault(p, 1, 'printf %s reading', SITE);
+  const o = M.check(p, Math.min(avail, max), false, 'printf %s reading', SITE);
+  const u = M.ru8;
+  let s = '';
+  for (let k = 0; k < max; k++) {
+    if (k >= avail) M.fault(p, avail + 1, 'printf %s reading', SITE);
+    const c = u[o + k];
+    if (c === 0) break;
+    s += String.fromCharCode(c);
+  }
+  return s;
+}
+
+function vaFormat(S: Machine, fmtP: unknown, env: PrintfEnv): string {
+  const fmt = S.mem.cstring(num(fmtP), SITE, 'printf reading the format');
+  // VaListArgs needs the conversion's type: patch in a typed view of arg()
+  try {
+    return formatPrintf(fmt, env);
+  } catch (e) {
+    if (e instanceof Fault || e instanceof ExitSignal) throw e;
+    throw new Fault((e as Error).message, SITE);
+  }
+}
+
+/** Typed wrapper so that va_list-based printf knows which register class to read. */
+class TypedVaEnv implements PrintfEnv {
+  constructor(private readonly inner: VaListArgs) {}
+  kind = '';
+  arg(): unknown {
+    return this.inner.arg(this.kind);
+  }
+  str(p: number, max: number): string {
+    return this.inner.str(p, max);
+  }
+}
+
+function vformat(S: Machine, fmtP: unknown, ap: unknown): string {
+  const fmt = S.mem.cstring(num(fmtP), SITE, 'printf reading the format');
+  const env = new TypedVaEnv(new VaListArgs(S, num(ap)));
+  // pre-scan conversions so each arg() knows its class (double vs integer)
+  const kinds = conversionKinds(fmt);
+  let k = 0;
+  const typed: PrintfEnv = {
+    arg: () => {
+      env.kind = kinds[k++] ?? 'i';
+      return env.arg();
+    },
+    str: (p, m) => env.str(p, m),
+  };
+  try {
+    return formatPrintf(fmt, typed);
+  } catch (e) {
+    if (e instanceof Fault) throw e;
+    throw new Fault((e as Error).message, SITE);
+  }
+}
+
+/** The argument classes a printf format consumes, in order ('d' double, 'i' integer/pointer). */
+function conversionKinds(fmt: string): string[] {
+  const out: string[] = [];
+  const re = /%([-+ #0'I]*)(\*|\d+)?(?:\.(\*|\d+)?)?(hh|h|ll|l|L|j|z|t|q)?([a-zA-Z%])/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(fmt)) !== null) {
+    if (m[5] === '%') continue;
+    if (m[2] === '*') out.push('i');
+    if (m[3] === '*') out.push('i');
+    out.push('fFeEgGaA'.includes(m[5]) ? 'd' : 'i');
+  }
+  return out;
+}
+
+function writeStr(S: Machine, dst: number, s: string, limit: number): void {
+  // limit: bytes available including the NUL (−1: unlimited)
+  let t = s;
+  if (limit === 0) return;
+  if (limit > 0 && t.length >= limit) t = t.slice(0, limit - 1);
+  const bytes = new Uint8Array(t.length + 1);
+  for (let k = 0; k < t.length; k++) bytes[k] = t.charCodeAt(k);
+  S.mem.writeBytes(dst, bytes, SITE, 'sprintf writing');
+}
+
+// ---- rand: glibc random_r TYPE_3 ---------------------------------------------------------------
+
+interface RandState {
+  r: Int32Array;
+  f: number;
+  b: number;
+}
+function seedRand(seed: number): RandState {
+  const r = new Int32Array(34);
+  let s = seed >>> 0;
+  if (s === 0) s = 1;
+  r[0] = s | 0;
+  let word = s | 0;
+  for (let i = 1; i < 31; i++) {
+    // word = 16807 * word % 2147483647 computed as glibc does (Schrage)
+    const hi = Math.trunc(word / 127773);
+    const lo = word % 127773;
+    word = 16807 * lo - 2836 * hi;
+    if (word < 0) word += 2147483647;
+    r[i] = word;
+  }
+  const st: RandState = { r: new Int32Array(31), f: 3, b: 0 };
+  st.r.set(r.subarray(0, 31));
+  for (let i = 0; i < 310; i++) nextRand(st);
+  return st;
+}
+function nextRand(st: RandState): number {
+  const r = st.r;
+  const v = (r[st.f] + r[st.b]) | 0;
+  r[st.f] = v;
+  const out = v >>> 1;
+  st.f = (st.f + 1) % 31;
+  st.b = (st.b + 1) % 31;
+  return out;
+}
+function randState(S: Machine): RandState {
+  let st = S.lib.rand as RandState | undefined;
+  if (st === undefined) S.lib.rand = st = seedRand(1);
+  return st;
+}
+
+// ---- ctype tables (glibc's little-endian bit layout) -----------------------------------------
+
+const CT_UPPER = 0x100, CT_LOWER = 0x200, CT_ALPHA = 0x400, CT_DIGIT = 0x800, CT_XDIGIT = 0x1000, CT_SPACE = 0x2000,
+  CT_PRINT = 0x4000, CT_GRAPH = 0x8000, CT_BLANK = 0x1, CT_CNTRL = 0x2, CT_PUNCT = 0x4, CT_ALNUM = 0x8;
+
+function ctypeBits(c: number): number {
+  if (c < 0 || c > 127) return 0;
+  let b = 0;
+  const up = c >= 65 && c <= 90;
+  const lo = c >= 97 && c <= 122;
+  const dig = c >= 48 && c <= 57;
+  if (up) b |= CT_UPPER;
+  if (lo) b |= CT_LOWER;
+  if (up || lo) b |= CT_ALPHA;
+  if (dig) b |= CT_DIGIT;
+  if (dig || (c >= 97 && c <= 102) || (c >= 65 && c <= 70)) b |= CT_XDIGIT;
+  if (c === 32 || (c >= 9 && c <= 13)) b |= CT_SPACE;
+  if (c >= 32 && c < 127) b |= CT_PRINT;
+  if (c > 32 && c < 127) b |= CT_GRAPH;
+  if (c === 32 || c === 9) b |= CT_BLANK;
+  if (c < 32 || c === 127) b |= CT_CNTRL;
+  if (c > 32 && c < 127 && !up && !lo && !dig) b |= CT_PUNCT;
+  if (up || lo || dig) b |= CT_ALNUM;
+  return b;
+}
+
+/** A pointer to a pointer into a table indexable from −128 to 255 (glibc's __ctype_*_loc). */
+function ctypeLoc(S: Machine, key: string, elemSize: number, fill: (c: number) => number): number {
+  let p = S.lib[key] as number | undefined;
+  if (p !== undefined) return p;
+  const M = S.mem;
+  const tid = M.allocOwned(384 * elemSize, AK.ConstGlobal, key);
+  const dv = M.dv[tid];
+  for (let c = -128; c < 256; c++) {
+    const v = fill(c < -1 ? c + 256 : c);
+    if (elemSize === 2) dv.setUint16((c + 128) * 2, v, true);
+    else dv.setInt32((c + 128) * 4, v, true);
+  }
+  const holder = M.allocOwned(8, AK.ConstGlobal, key + '.ptr');
+  const tp = tid * TWO32 + 128 * elemSize;
+  M.dv[holder].setUint32(0, tp >>> 0, true);
+  M.dv[holder].setUint32(4, Math.floor(tp / TWO32), true);
+  p = holder * TWO32;
+  S.lib[key] = p;
+  return p;
+}
+
+// ---- sorting ------------------------------------------------------------------------------------
+
+function callCmp(S: Machine, fp: number, a: number, b: number): number {
+  const fi = S.fnIndexOf(fp, SITE);
+  const saved = S.site;
+  const r = i32(S.call(fi, [a, b]));
+  S.site = saved;
+  return r;
+}
+
+function qsortImpl(S: Machine, a: unknown[]): unknown {
+  const base = num(a[0]);
+  const n = size(a[1]);
+  const sz = size(a[2]);
+  const cmp = num(a[3]);
+  if (n <= 1 || sz <= 0) return undefined;
+  const M = S.mem;
+  M.check(base, n * sz, true, 'qsort', SITE);
+  // sort element indices with a stable merge sort, comparing in place (elements do not move
+  // until the end), then permute the bytes once
+  let idx = new Int32Array(n);
+  for (let k = 0; k < n; k++) idx[k] = k;
+  let tmp = new Int32Array(n);
+  for (let width = 1; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) {
+        if (callCmp(S, cmp, base + idx[i] * sz, base + idx[j] * sz) <= 0) tmp[k++] = idx[i++];
+        else tmp[k++] = idx[j++];
+      }
+      while (i < mid) tmp[k++] = idx[i++];
+      while (j < hi) tmp[k++] = idx[j++];
+    }
+    const t = idx;
+    idx = tmp;
+    tmp = t;
+  }
+  const o = M.check(base, n * sz, true, 'qsort', SITE);
+  const u = M.ru8;
+  const copy = u.slice(o, o + n * sz);
+  for (let k = 0; k < n; k++) u.set(copy.subarray(idx[k] * sz, idx[k] * sz + sz), o + k * sz);
+  return undefined;
+}
+
+// ---- strings ------------------------------------------------------------------------------------
+
+function strtoint(S: Machine, a: unknown[], signed: boolean, bits: number): unknown {
+  const p = num(a[0]);
+  const endp = num(a[1] ?? 0);
+  const base = i32(a[2] ?? 10);
+  const M = S.mem;
+  const len = M.strlen(p, SITE);
+  const bytes = M.readBytes(p, len, SITE);
+  const src = new BytesSource(bytes);
+  while (isSpace(src.peek())) src.get();
+  const r = scanInteger(src, base, 0);
+  let v = 0n;
+  let consumed = 0;
+  if (r !== null) {
+    consumed = src.pos;
+    v = r.neg ? -r.mag : r.mag;
+    if (signed) {
+      const lim = 1n << BigInt(bits - 1);
+      if (v >= lim) v = lim - 1n;
+      if (v < -lim) v = -lim;
+    } else {
+      const lim = 1n << BigInt(bits);
+      v = r.mag >= lim ? lim - 1n : r.neg ? BigInt.asUintN(bits, -r.mag) : r.mag;
+    }
+  }
+  if (endp !== 0) M.stp(endp, p + consumed, SITE);
+  const x = signed ? BigInt.asIntN(bits, v) : BigInt.asIntN(bits, v);
+  return bits <= 32 ? Number(x) : wide(x);
+}
+
+function strtod(S: Machine, a: unknown[]): number {
+  const p = num(a[0]);
+  const endp = num(a[1] ?? 0);
+  const M = S.mem;
+  const bytes = M.readBytes(p, M.strlen(p, SITE), SITE);
+  const src = new BytesSource(bytes);
+  while (isSpace(src.peek())) src.get();
+  const t = scanFloatText(src, 0);
+  if (endp !== 0) M.stp(endp, p + (t === null ? 0 : src.pos), SITE);
+  return t === null ? 0 : parseCFloat(t);
+}
+
+function memcmpImpl(S: Machine, a: unknown[]): number {
+  const n = size(a[2]);
+  if (n <= 0) return 0;
+  const M = S.mem;
+  const x = M.readBytes(num(a[0]), n, SITE, 'memcmp reading');
+  const y = M.readBytes(num(a[1]), n, SITE, 'memcmp reading');
+  for (let k = 0; k < n; k++) if (x[k] !== y[k]) return x[k] - y[k];
+  return 0;
+}
+
+function strcmpImpl(S: Machine, a: unknown[], limit: number): number {
+  const M = S.mem;
+  const p = num(a[0]);
+  const q = num(a[1]);
+  for (let k = 0; k < limit; k++) {
+    const x = M.ldu8(p + k, SITE);
+    const y = M.ldu8(q + k, SITE);
+    if (x !== y) return x - y;
+    if (x === 0) return 0;
+  }
+  return 0;
+}
+
+function ioError(name: string): ExternalFn {
+  return () => {
+    throw new Fault(`${name}: files are not supported by ssakit's interpreter`, SITE);
+  };
+}
+
+// ---- SysY timers --------------------------------------------------------------------------------
+
+interface Timers {
+  start: bigint;
+  startLine: number;
+  entries: { l1: number; l2: number; us: number }[];
+}
+function timers(S: Machine): Timers {
+  let t = S.lib.timers as Timers | undefined;
+  if (t === undefined) {
+    t = { start: 0n, startLine: 0, entries: [] };
+    S.lib.timers = t;
+    const tt = t;
+    S.atExit.push(() => reportTimers(S, tt));
+  }
+  return t;
+}
+function reportTimers(S: Machine, t: Timers): void {
+  let h = 0, m = 0, s = 0, us = 0;
+  let out = '';
+  const p4 = (n: number): string => (n < 0 ? '-' + String(-n).padStart(3, '0') : String(n).padStart(4, '0'));
+  for (const e of t.entries) {
+    let eus = e.us;
+    let es = Math.floor(eus / 1000000);
+    eus %= 1000000;
+    let em = Math.floor(es / 60);
+    es %= 60;
+    const eh = Math.floor(em / 60);
+    em %= 60;
+    out += `Timer@${p4(e.l1)}-${p4(e.l2)}: ${eh}H-${em}M-${es}S-${eus}us\n`;
+    us += eus;
+    s += es;
+    us %= 1000000;
+    m += em;
+    s %= 60;
+    h += eh;
+    m %= 60;
+  }
+  out += `TOTAL: ${h}H-${m}M-${s}S-${us}us\n`;
+  S.out.flush();
+  S.err.latin1(out);
+}
+
+function sysyPutArray(S: Machine, a: unknown[], float: boolean): void {
+  const n = i32(a[0]);
+  const p = num(a[1]);
+  let s = `${n}:`;
+  const M = S.mem;
+  for (let k = 0; k < n; k++) {
+    if (float) s += ' ' + formatPrintf('%a', { arg: () => M.ldf32(p + 4 * k, SITE), str: () => '' });
+    else s += ' ' + M.ld32(p + 4 * k, SITE);
+  }
+  S.out.latin1(s + '\n');
+}
+
+function getFloatFromStdin(S: Machine): number {
+  const src = new StdinSource(S);
+  while (isSpace(src.peek())) src.get();
+  const t = scanFloatText(src, 0);
+  return t === null ? 0 : Math.fround(parseCFloat(t));
+}
+function getIntFromStdin(S: Machine): number {
+  const src = new StdinSource(S);
+  while (isSpace(src.peek())) src.get();
+  const r = scanInteger(src, 10, 0);
+  if (r === null) return 0;
+  return Number(BigInt.asIntN(32, r.neg ? -r.mag : r.mag));
+}
+
+function nowUs(): bigint {
+  return process.hrtime.bigint() / 1000n;
+}
+
+// ---- the table ----------------------------------------------------------------------------------
+
+function abortRun(S: Machine, msg: string): never {
+  S.out.flush();
+  S.err.latin1(msg);
+  S.err.flush();
+  throw new ExitSignal(134);
+}
+
+function printfTo(S: Machine, out: OutStream, s: string): number {
+  out.latin1(s);
+  return s.length;
+}
+
+export const LIBC: Record<string, ExternalFn> = {
+  // output
+  printf: (S, a) => printfTo(S, S.out, vaFormat(S, a[0], new ArrayArgs(S, a, 1))),
+  fprintf: (S, a) => printfTo(S, outFor(S, a[0]), vaFormat(S, a[1], new ArrayArgs(S, a, 2))),
+  dprintf: (S, a) => printfTo(S, i32(a[0]) === 2 ? S.err : S.out, vaFormat(S, a[1], new ArrayArgs(S, a, 2))),
+  vprintf: (S, a) => printfTo(S, S.out, vformat(S, a[0], a[1])),
+  vfprintf: (S, a) => printfTo(S, outFor(S, a[0]), vformat(S, a[1], a[2])),
+  sprintf: (S, a) => {
+    const s = vaFormat(S, a[1], new ArrayArgs(S, a, 2));
+    writeStr(S, num(a[0]), s, -1);
+    return s.length;
+  },
+  snprintf: (S, a) => {
+    const s = vaFormat(S, a[2], new ArrayArgs(S, a, 3));
+    writeStr(S, num(a[0]), s, size(a[1]));
+    return s.length;
+  },
+  vsprintf: (S, a) => {
+    const s = vformat(S, a[1], a[2]);
+    writeStr(S, num(a[0]), s, -1);
+    return s.length;
+  },
+  vsnprintf: (S, a) => {
+    const s = vformat(S, a[2], a[3]);
+    writeStr(S, num(a[0]), s, size(a[1]));
+    return s.length;
+  },
+  puts: (S, a) => {
+    const s = S.mem.cstring(num(a[0]), SITE, 'puts reading');
+    S.out.latin1(s);
+    S.out.byte(10);
+    return Math.min(s.length + 1, 0x7fffffff);
+  },
+  putchar: (S, a) => {
+    const c = i32(a[0]) & 255;
+    S.out.byte(c);
+    return c;
+  },
+  putc: (S, a) => {
+    const c = i32(a[0]) & 255;
+    outFor(S, a[1]).byte(c);
+    return c;
+  },
+  fputs: (S, a) => {
+    outFor(S, a[1]).latin1(S.mem.cstring(num(a[0]), SITE, 'fputs reading'));
+    return 1;
+  },
+  fwrite: (S, a) => {
+    const n = size(a[1]) * size(a[2]);
+    if (n > 0) outFor(S, a[3]).bytes(S.mem.readBytes(num(a[0]), n, SITE, 'fwrite reading'));
+    return a[2];
+  },
+  write: (S, a) => {
+    const fd = i32(a[0]);
+    const n = size(a[2]);
+    const out = fd === 1 ? S.out : fd === 2 ? S.err : null;
+    if (out === null) return -1;
+    if (fd === 2) S.out.flush();
+    if (n > 0) out.bytes(S.mem.readBytes(num(a[1]), n, SITE, 'write reading'));
+    return n;
+  },
+  fflush: (S) => {
+    S.out.flush();
+    return 0;
+  },
+  setvbuf: () => 0,
+  setbuf: () => undefined,
+  // input
+  getchar: (S) => S.inp.getc(),
+  getc: (S, a) => {
+    checkIn(S, a[0]);
+    return S.inp.getc();
+  },
+  ungetc: (S, a) => {
+    const c = i32(a[0]);
+    if (c < 0 || S.inp.pos === 0) return -1;
+    S.inp.pos--;
+    return c & 255;
+  },
+  fgets: (S, a) => {
+    const p = num(a[0]);
+    const n = i32(a[1]);
+    checkIn(S, a[2]);
+    if (n <= 0) return 0;
+    const bytes: number[] = [];
+    while (bytes.length < n - 1) {
+      const c = S.inp.getc();
+      if (c < 0) break;
+      bytes.push(c);
+      if (c === 10) break;
+    }
+    if (bytes.length === 0) return 0;
+    bytes.push(0);
+    S.mem.writeBytes(p, Uint8Array.from(bytes), SITE, 'fgets writing');
+    return p;
+  },
+  scanf: (S, a) => {
+    let k = 1;
+    return doScanf(S.mem.cstring(num(a[0]), SITE), new StdinSource(S), S.mem, () => num(a[k++]), SITE);
+  },
+  fscanf: (S, a) => {
+    checkIn(S, a[0]);
+    let k = 2;
+    return doScanf(S.mem.cstring(num(a[1]), SITE), new StdinSource(S), S.mem, () => num(a[k++]), SITE);
+  },
+  sscanf: (S, a) => {
+    const M = S.mem;
+    const p = num(a[0]);
+    const data = M.readBytes(p, M.strlen(p, SITE), SITE);
+    let k = 2;
+    const n = doScanf(M.cstring(num(a[1]), SITE), new BytesSource(data), M, () => num(a[k++]), SITE);
+    return n;
+  },
+  feof: (S) => (S.inp.peek() < 0 ? 1 : 0),
+  ferror: () => 0,
+  clearerr: () => undefined,
+  fopen: ioError('fopen'),
+  fclose: ioError('fclose'),
+  fread: (S, a) => {
+    checkIn(S, a[3]);
+    const sz = size(a[1]);
+    const cnt = size(a[2]);
+    if (sz <= 0 || cnt <= 0) return 0;
+    const bytes: number[] = [];
+    while (bytes.length < sz * cnt) {
+      const c = S.inp.getc();
+      if (c < 0) break;
+      bytes.push(c);
+    }
+    S.mem.writeBytes(num(a[0]), Uint8Array.from(bytes), SITE, 'fread writing');
+    return Math.floor(bytes.length / sz);
+  },
+  // memory
+  malloc: (S, a) => S.mem.malloc(size(a[0])),
+  calloc: (S, a) => {
+    const n = size(a[0]) * size(a[1]);
+    return n < 0 || n > 0x7fffffff ? 0 : S.mem.malloc(n);
+  },
+  realloc: (S, a) => {
+    const M = S.mem;
+    const p = num(a[0]);
+    const n = size(a[1]);
+    if (p === 0) return M.malloc(n);
+    const old = M.heapSize(p);
+    if (old < 0) {
+      const err = M.free(p);
+      throw new Fault(err !== null ? err.replace(/^free/, 'realloc') : 'realloc of a pointer that malloc did not return', SITE);
+    }
+    const q = M.malloc(n);
+    if (q === 0) return 0;
+    M.memcpy(q, p, Math.min(old, n), SITE, 'realloc');
+    M.free(p);
+    return q;
+  },
+  free: (S, a) => {
+    const err = S.mem.free(num(a[0]));
+    if (err !== null) throw new Fault(err, SITE);
+    return undefined;
+  },
+  aligned_alloc: (S, a) => S.mem.malloc(size(a[1])),
+  memalign: (S, a) => S.mem.malloc(size(a[1])),
+  posix_memalign: (S, a) => {
+    const p = S.mem.malloc(size(a[2]));
+    S.mem.stp(num(a[0]), p, SITE);
+    return p === 0 ? 12 : 0;
+  },
+  memset: (S, a) => {
+    const n = size(a[2]);
+    if (n < 0) throw new Fault('memset with a negative size', SITE);
+    S.mem.memset(num(a[0]), i32(a[1]), n, SITE);
+    return a[0];
+  },
+  memcpy: (S, a) => {
+    const n = size(a[2]);
+    if (n < 0) throw new Fault('memcpy with a negative size', SITE);
+    S.mem.memcpy(num(a[0]), num(a[1]), n, SITE);
+    return a[0];
+  },
+  memmove: (S, a) => {
+    const n = size(a[2]);
+    if (n < 0) throw new Fault('memmove with a negative size', SITE);
+    S.mem.memcpy(num(a[0]), num(a[1]), n, SITE, 'memmove');
+    return a[0];
+  },
+  memcmp: memcmpImpl,
+  bcmp: memcmpImpl,
+  memchr: (S, a) => {
+    const p = num(a[0]);
+    const c = i32(a[1]) & 255;
+    const n = size(a[2]);
+    const b = S.mem.readBytes(p, n, SITE, 'memchr reading');
+    const k = b.indexOf(c);
+    return k < 0 ? 0 : p + k;
+  },
+  strlen: (S, a) => S.mem.strlen(num(a[0]), SITE),
+  strnlen: (S, a) => {
+    const p = num(a[0]);
+    const max = size(a[1]);
+    for (let k = 0; k < max; k++) if (S.mem.ldu8(p + k, SITE) === 0) return k;
+    return max;
+  },
+  strcmp: (S, a) => strcmpImpl(S, a, Infinity),
+  strncmp: (S, a) => strcmpImpl(S, a, size(a[2])),
+  strcpy: (S, a) => {
+    const M = S.mem;
+    const s = num(a[1]);
+    const n = M.strlen(s, SITE, 'strcpy reading');
+    M.memcpy(num(a[0]), s, n + 1, SITE, 'strcpy');
+    return a[0];
+  },
+  stpcpy: (S, a) => {
+    const M = S.mem;
+    const s = num(a[1]);
+    const n = M.strlen(s, SITE, 'stpcpy reading');
+    M.memcpy(num(a[0]), s, n + 1, SITE, 'stpcpy');
+    return num(a[0]) + n;
+  },
+  strncpy: (S, a) => {
+    const M = S.mem;
+    const d = num(a[0]);
+    const s = num(a[1]);
+    const n = size(a[2]);
+    let k = 0;
+    for (; k < n; k++) {
+      const c = M.ldu8(s + k, SITE);
+      M.st8(d + k, c, SITE);
+      if (c === 0) break;
+    }
+    if (k < n) M.memset(d + k, 0, n - k, SITE);
+    return d;
+  },
+  strcat: (S, a) => {
+    const M = S.mem;
+    const d = num(a[0]);
+    const s = num(a[1]);
+    const dl = M.strlen(d, SITE, 'strcat reading');
+    const sl = M.strlen(s, SITE, 'strcat reading');
+    M.memcpy(d + dl, s, sl + 1, SITE, 'strcat');
+    return d;
+  },
+  strncat: (S, a) => {
+    const M = S.mem;
+    const d = num(a[0]);
+    const s = num(a[1]);
+    const n = size(a[2]);
+    const dl = M.strlen(d, SITE, 'strncat reading');
+    let k = 0;
+    for (; k < n; k++) {
+      const c = M.ldu8(s + k, SITE);
+      if (c === 0) break;
+      M.st8(d + dl + k, c, SITE);
+    }
+    M.st8(d + dl + k, 0, SITE);
+    return d;
+  },
+  strchr: (S, a) => {
+    const M = S.mem;
+    const p = num(a[0]);
+    const c = i32(a[1]) & 255;
+    for (let k = 0; ; k++) {
+      const x = M.ldu8(p + k, SITE);
+      if (x === c) return p + k;
+      if (x === 0) return 0;
+    }
+  },
+  strrchr: (S, a) => {
+    const M = S.mem;
+    const p = num(a[0]);
+    const c = i32(a[1]) & 255;
+    let last = 0;
+    for (let k = 0; ; k++) {
+      const x = M.ldu8(p + k, SITE);
+      if (x === c) last = p + k;
+      if (x === 0) return last;
+    }
+  },
+  strstr: (S, a) => {
+    const M = S.mem;
+    const h = M.cstring(num(a[0]), SITE);
+    const n = M.cstring(num(a[1]), SITE);
+    const k = h.indexOf(n);
+    return k < 0 ? 0 : num(a[0]) + k;
+  },
+  strdup: (S, a) => {
+    const M = S.mem;
+    const s = num(a[0]);
+    const n = M.strlen(s, SITE);
+    const p = M.malloc(n + 1);
+    M.memcpy(p, s, n + 1, SITE, 'strdup');
+    return p;
+  },
+  // numbers
+  abs: (S, a) => {
+    const v = i32(a[0]);
+    return v < 0 ? -v | 0 : v;
+  },
+  labs: (S, a) => llabs(a[0]),
+  llabs: (S, a) => llabs(a[0]),
+  atoi: (S, a) => i32(strtoint(S, [a[0], 0, 10], true, 64)),
+  atol: (S, a) => strtoint(S, [a[0], 0, 10], true, 64),
+  atoll: (S, a) => strtoint(S, [a[0], 0, 10], true, 64),
+  strtol: (S, a) => strtoint(S, a, true, 64),
+  strtoll: (S, a) => strtoint(S, a, true, 64),
+  strtoul: (S, a) => strtoint(S, a, false, 64),
+  strtoull: (S, a) => strtoint(S, a, false, 64),
+  strtod: (S, a) => strtod(S, a),
+  strtof: (S, a) => Math.fround(strtod(S, a)),
+  atof: (S, a) => strtod(S, [a[0], 0]),
+  rand: (S) => nextRand(randState(S)),
+  srand: (S, a) => {
+    S.lib.rand = seedRand(i32(a[0]));
+    return undefined;
+  },
+  random: (S) => nextRand(randState(S)),
+  srandom: (S, a) => {
+    S.lib.rand = seedRand(i32(a[0]));
+    return undefined;
+  },
+  time: (S, a) => {
+    const t = Math.floor(Date.now() / 1000);
+    if (num(a[0]) !== 0) S.mem.st64(num(a[0]), t, SITE);
+    return t;
+  },
+  clock: () => Math.floor(performance.now() * 1000),
+  // ctype
+  isdigit: (S, a) => (ctypeBits(i32(a[0])) & CT_DIGIT ? 2048 : 0),
+  isalpha: (S, a) => (ctypeBits(i32(a[0])) & CT_ALPHA ? 1024 : 0),
+  isalnum: (S, a) => (ctypeBits(i32(a[0])) & CT_ALNUM ? 8 : 0),
+  isspace: (S, a) => (ctypeBits(i32(a[0])) & CT_SPACE ? 8192 : 0),
+  isupper: (S, a) => (ctypeBits(i32(a[0])) & CT_UPPER ? 256 : 0),
+  islower: (S, a) => (ctypeBits(i32(a[0])) & CT_LOWER ? 512 : 0),
+  isxdigit: (S, a) => (ctypeBits(i32(a[0])) & CT_XDIGIT ? 4096 : 0),
+  ispunct: (S, a) => (ctypeBits(i32(a[0])) & CT_PUNCT ? 4 : 0),
+  isprint: (S, a) => (ctypeBits(i32(a[0])) & CT_PRINT ? 16384 : 0),
+  isgraph: (S, a) => (ctypeBits(i32(a[0])) & CT_GRAPH ? 32768 : 0),
+  iscntrl: (S, a) => (ctypeBits(i32(a[0])) & CT_CNTRL ? 2 : 0),
+  isblank: (S, a) => (ctypeBits(i32(a[0])) & CT_BLANK ? 1 : 0),
+  toupper: (S, a) => {
+    const c = i32(a[0]);
+    return c >= 97 && c <= 122 ? c - 32 : c;
+  },
+  tolower: (S, a) => {
+    const c = i32(a[0]);
+    return c >= 65 && c <= 90 ? c + 32 : c;
+  },
+  __ctype_b_loc: (S) => ctypeLoc(S, '__ctype_b', 2, ctypeBits),
+  __ctype_toupper_loc: (S) => ctypeLoc(S, '__ctype_toupper', 4, (c) => (c >= 97 && c <= 122 ? c - 32 : c < 0 ? c : c)),
+  __ctype_tolower_loc: (S) => ctypeLoc(S, '__ctype_tolower', 4, (c) => (c >= 65 && c <= 90 ? c + 32 : c)),
+  __errno_location: (S) => {
+    let p = S.lib.errno as number | undefined;
+    if (p === undefined) S.lib.errno = p = S.mem.allocOwned(4, AK.Global, 'errno') * TWO32;
+    return p;
+  },
+  // math (also inlined by the code generator; these serve calls through pointers)
+  sqrt: (S, a) => Math.sqrt(num(a[0])),
+  sqrtf: (S, a) => Math.fround(Math.sqrt(num(a[0]))),
+  fabs: (S, a) => Math.abs(num(a[0])),
+  fabsf: (S, a) => Math.abs(num(a[0])),
+  pow: (S, a) => Math.pow(num(a[0]), num(a[1])),
+  // process
+  exit: (S, a) => {
+    throw new ExitSignal(i32(a[0]) & 255);
+  },
+  _exit: (S, a) => {
+    throw new ExitSignal(i32(a[0]) & 255);
+  },
+  _Exit: (S, a) => {
+    throw new ExitSignal(i32(a[0]) & 255);
+  },
+  abort: (S) => abortRun(S, 'Aborted (abort() was called)\n'),
+  __assert_fail: (S, a) => {
+    const M = S.mem;
+    const expr = M.cstring(num(a[0]), SITE);
+    const file = M.cstring(num(a[1]), SITE);
+    const line = num(a[2]);
+    const fn = num(a[3]) !== 0 ? M.cstring(num(a[3]), SITE) : '';
+    abortRun(S, `prog: ${file}:${line}: ${fn}${fn ? ': ' : ''}Assertion \`${expr}' failed.\nAborted\n`);
+  },
+  atexit: (S, a) => {
+    const fp = num(a[0]);
+    const fi = S.fnIndexOf(fp, SITE);
+    (S.lib.atexit ??= []) as number[];
+    (S.lib.atexit as number[]).push(fi);
+    return 0;
+  },
+  qsort: qsortImpl,
+  bsearch: (S, a) => {
+    const key = num(a[0]);
+    const base = num(a[1]);
+    let lo = 0;
+    let hi = size(a[2]);
+    const sz = size(a[3]);
+    const cmp = num(a[4]);
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const r = callCmp(S, cmp, key, base + mid * sz);
+      if (r === 0) return base + mid * sz;
+      if (r < 0) hi = mid;
+      else lo = mid + 1;
+    }
+    return 0;
+  },
+  // SysY runtime (the contest's sylib semantics)
+  getint: (S) => getIntFromStdin(S),
+  getch: (S) => S.inp.getc(),
+  getfloat: (S) => getFloatFromStdin(S),
+  getarray: (S, a) => {
+    const n = getIntFromStdin(S);
+    const p = num(a[0]);
+    for (let k = 0; k < n; k++) S.mem.st32(p + 4 * k, getIntFromStdin(S), SITE);
+    return n;
+  },
+  getfarray: (S, a) => {
+    const n = getIntFromStdin(S);
+    const p = num(a[0]);
+    for (let k = 0; k < n; k++) S.mem.stf32(p + 4 * k, getFloatFromStdin(S), SITE);
+    return n;
+  },
+  putint: (S, a) => {
+    S.out.latin1(String(i32(a[0])));
+    return undefined;
+  },
+  putch: (S, a) => {
+    S.out.byte(i32(a[0]) & 255);
+    return undefined;
+  },
+  putfloat: (S, a) => {
+    S.out.latin1(formatPrintf('%a', { arg: () => num(a[0]), str: () => '' }));
+    return undefined;
+  },
+  putarray: (S, a) => {
+    sysyPutArray(S, a, false);
+    return undefined;
+  },
+  putfarray: (S, a) => {
+    sysyPutArray(S, a, true);
+    return undefined;
+  },
+  putf: (S, a) => {
+    printfTo(S, S.out, vaFormat(S, a[0], new ArrayArgs(S, a, 1)));
+    return undefined;
+  },
+  _sysy_starttime: (S, a) => {
+    const t = timers(S);
+    t.startLine = i32(a[0] ?? 0);
+    t.start = nowUs();
+    return undefined;
+  },
+  _sysy_stoptime: (S, a) => {
+    const t = timers(S);
+    const now = nowUs();
+    t.entries.push({ l1: t.startLine, l2: i32(a[0] ?? 0), us: Number(now - t.start) });
+    return undefined;
+  },
+};
+LIBC.__isoc99_scanf = LIBC.scanf;
+LIBC.__isoc23_scanf = LIBC.scanf;
+LIBC.__isoc99_fscanf = LIBC.fscanf;
+LIBC.__isoc23_fscanf = LIBC.fscanf;
+LIBC.__isoc99_sscanf = LIBC.sscanf;
+LIBC.__isoc23_sscanf = LIBC.sscanf;
+LIBC.__isoc23_strtol = LIBC.strtol;
+LIBC.__isoc23_strtoll = LIBC.strtoll;
+LIBC.__isoc23_strtoul = LIBC.strtoul;
+LIBC.__isoc23_strtoull = LIBC.strtoull;
+LIBC.fputc = LIBC.putc;
+LIBC._IO_putc = LIBC.putc;
+LIBC.putc_unlocked = LIBC.putc;
+LIBC.fputc_unlocked = LIBC.putc;
+LIBC.putchar_unlocked = LIBC.putchar;
+LIBC.fgetc = LIBC.getc;
+LIBC._IO_getc = LIBC.getc;
+LIBC.getc_unlocked = LIBC.getc;
+LIBC.getchar_unlocked = LIBC.getchar;
+LIBC.fputs_unlocked = LIBC.fputs;
+LIBC.fwrite_unlocked = LIBC.fwrite;
+LIBC.starttime = LIBC._sysy_starttime;
+LIBC.stoptime = LIBC._sysy_stoptime;
+
+function llabs(v: unknown): Wide {
+  if (typeof v === 'number') return Math.abs(v);
+  const b = v as bigint;
+  return wide(BigInt.asIntN(64, b < 0n ? -b : b));
+}
