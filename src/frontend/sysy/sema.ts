@@ -501,6 +501,7 @@ export class Analyzer {
         break;
       default:
         if (e.kind === 'LVal') this.error(e.pos, `array '${e.name}' of type '${typeToString(t)}' cannot be used as a scalar value`);
+        // Only LVals have array types today; this keeps the message sensible if that changes.
         else this.error(exprStart(e), `array of type '${typeToString(t)}' cannot be used as a scalar value`);
         break;
     }
