@@ -71,6 +71,7 @@ const cases: [name: string, src: string, expected: string[]][] = [
   ['function used as a variable', 'int f() { return 1; }\nint main() { return f + 1; }', ["2:21: error: 'f' is a function, not a variable"]],
   // ---- main
   ['no main', 'int f() { return 0; }\n', ["2:1: error: program has no 'main' function"]],
+  ['main only declared', 'int main();', ["1:12: error: program has no 'main' function"]],
   ['main returning void', 'void main() { }', ["1:6: error: 'main' must be declared as 'int main()'"]],
   ['main with parameters', 'int main(int argc) { return 0; }', ["1:5: error: 'main' must be declared as 'int main()'"]],
   ['main as a variable', 'int main = 3;', ["1:14: error: program has no 'main' function"]],

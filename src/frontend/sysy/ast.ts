@@ -32,7 +32,8 @@
  * - `LVal.access` says how the l-value is used: `load` (read its value; for an
  *   array parameter with no index that value is the pointer), `store` (the
  *   target of an `Assign`), `address` (an array or sub-array whose address is
- *   passed, always directly under a `decay` Convert).
+ *   passed, directly under a `decay` Convert; or an array named by itself in
+ *   an `ExprStmt`, `a;`, which does nothing).
  * - Array parameters have `PointerType`: `int a[][4]` is a pointer to
  *   `int[4]` (`{kind:'pointer', elem:'int', dims:[4]}`), `int a[]` a pointer to
  *   `int` (`dims: []`).

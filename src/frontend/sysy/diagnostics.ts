@@ -39,12 +39,9 @@ export class SourceFile {
   constructor(text: string, name: string) {
     this.text = text;
     this.name = name;
-    let count = 1;
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) count++;
-    const starts = new Int32Array(count);
-    let k = 1;
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts[k++] = i + 1;
-    this.lineStarts = starts;
+    const starts: number[] = [0];
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    this.lineStarts = Int32Array.from(starts);
   }
 
   /** 1-based line containing `offset`. */

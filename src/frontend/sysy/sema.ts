@@ -149,7 +149,7 @@ export class Analyzer {
       }
     }
     const main = this.lookup('main');
-    if (!main || main.kind !== 'FuncDecl' || main.isRuntime) {
+    if (!main || main.kind !== 'FuncDecl' || main.isRuntime || main.definition === null) {
       this.error(p.source.text.length, "program has no 'main' function");
     }
     for (const f of p.items) {
@@ -436,6 +436,8 @@ export class Analyzer {
         case 'ExprStmt':
           this.checkExpr(s.expr);
           if (s.expr.type.kind === 'string') this.error(s.expr.pos, 'a string literal is only allowed as the format argument of putf');
+          // `a;` for an array `a` does nothing; it is not a load of the array.
+          if (s.expr.kind === 'LVal' && s.expr.type.kind === 'array') s.expr.access = 'address';
           break;
         case 'Empty':
           break;
