@@ -65,7 +65,7 @@ function cfgBody(fn: Function, cfg: CFG, names: string[], opts: CfgNodeOptions, 
         } catch {
           text = i.opcodeName;
         }
-        lines.push(recordText(text));
+        lines.push(recordText('  ' + text));
       }
       label = `{${lines.join('\\l')}\\l${ports}}`;
     } else {

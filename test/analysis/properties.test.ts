@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CFG,
   CsrGraph,
+  LineTracer,
   computeDominators,
   controlDependence,
   findLoops,
@@ -116,6 +117,24 @@ describe('dominance frontiers', () => {
         for (const v of pruned) expect(liveMask[v] && want.includes(v)).toBe(true);
       }),
       { numRuns: RUNS },
+    );
+  });
+});
+
+describe('IDF worklist order', () => {
+  it('pops queued blocks deepest dominator-tree level first, as LLVM does', () => {
+    fc.assert(
+      fc.property(arbCfg(), fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), (c, picks) => {
+        const cfg = build(c);
+        const dt = computeDominators(cfg);
+        const reach = reachable(cfg);
+        const defs = [...new Set(picks.map((p) => p % cfg.n))].filter((v) => reach[v]);
+        const t = new LineTracer((v) => `b${v}`);
+        iteratedDominanceFrontier(dt, defs, null, { trace: t });
+        const levels = t.lines.filter((l) => l.startsWith('pop ')).map((l) => Number(/level (\d+)/.exec(l)![1]));
+        for (let i = 1; i < levels.length; i++) expect(levels[i]).toBeLessThanOrEqual(levels[i - 1]);
+      }),
+      { numRuns: 200 },
     );
   });
 });
