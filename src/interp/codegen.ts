@@ -33,6 +33,7 @@ import { emitIntrinsic } from './intrinsics.js';
 import { liveAcrossCalls } from './liveness.js';
 import type { ExternalFn, FnInfo, Machine } from './machine.js';
 import { RT } from './runtime.js';
+import { typeFromText } from './type-text.js';
 import { MAX_SAFE } from './wide.js';
 
 /** What the code generator needs from the loaded module. */
@@ -325,6 +326,15 @@ export function compileFunction(mc: ModuleContext, info: FnInfo): void {
   // prologue
   const pro: string[] = [];
   pro.push('const A = fr.a, sv = fr.sv;');
+  // byval arguments: the callee owns a copy (made once, on entry, in its own frame)
+  const byval: string[] = [];
+  for (let k = 0; k < f.args.length; k++) {
+    const m = /\bbyval\(/.exec(f.args[k].attrs);
+    if (m === null) continue;
+    const t = typeFromText(f.args[k].attrs.slice(m.index + 6), f.parent);
+    if (t !== null) byval.push(`A[${k}] = byvalCopy(M, A[${k}], ${allocSize(t)});`);
+  }
+  if (byval.length > 0) pro.push(`if (fr.pc === 0) { ${byval.join(' ')} }`);
   if (f.args.length > 0) pro.push('let ' + f.args.map((_, k) => `a${k} = A[${k}]`).join(', ') + ';');
   if (valueName.length > 0) {
     for (let k = 0; k < valueName.length; k += 64) pro.push('let ' + valueName.slice(k, k + 64).map((n) => `${n} = 0`).join(', ') + ';');

@@ -11,6 +11,7 @@ import type { Instruction } from '../ir/instruction.js';
 import { Opcode, OPCODE_NAMES, predName, Flag } from '../ir/opcodes.js';
 import { quoteIdentifier, TypeKind, voidType } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
+import { blockLabel, printInstruction } from '../text/printer.js';
 
 function slots(fn: Function): Map<Value, string> {
   const m = new Map<Value, string>();
@@ -146,10 +147,16 @@ export function instructionText(i: Instruction, names: Map<Value, string>): stri
 export function locate(fn: Function, inst: Instruction | null): string {
   const fname = '@' + quoteIdentifier(fn.name);
   if (inst === null) return `in ${fname}`;
-  const names = slots(fn);
   const bb = inst.parent as BasicBlock | null;
-  const block = bb !== null ? `, block %${names.get(bb)}` : '';
-  return `in ${fname}${block}: ${instructionText(inst, names)}`;
+  try {
+    // LLVM's own spelling through the printer, without metadata attachments
+    const text = printInstruction(inst).trim().replace(/(, ![-A-Za-z0-9_.]+ ![0-9]+)+$/, '').replace(/ #[0-9]+$/, '');
+    return `in ${fname}${bb !== null ? `, block ${blockLabel(bb)}` : ''}: ${text}`;
+  } catch {
+    const names = slots(fn);
+    const block = bb !== null ? `, block %${names.get(bb)}` : '';
+    return `in ${fname}${block}: ${instructionText(inst, names)}`;
+  }
 }
 
 void TypeKind;

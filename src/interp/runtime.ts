@@ -419,6 +419,13 @@ function cmpXchg(M: Memory, p: number, cmp: unknown, nv: unknown, t: Type, site:
   return [old, 0];
 }
 
+/** The callee's private copy of a byval argument. */
+function byvalCopy(M: Memory, p: number, size: number): number {
+  const q = M.alloca(size, -1);
+  M.memcpy(q, p, size, -1, 'byval copy');
+  return q;
+}
+
 function fault(msg: string, site: number): never {
   throw new Fault(msg, site);
 }
@@ -433,5 +440,5 @@ export const RT = {
   f2i, i2f, d2l, l2d, i2p, idxN, loadT, storeT, ins1, insPath, elemOr0, insElem, bitcastValue,
   roundHalf, roundBfloat, exp2, exp10, fmod, roundC, rintC, fminC, fmaxC, copysign, ldexp, frexp, fmaD,
   cttz32, bswap16, bswap32, bitrevW, fshl, fshr, withOverflow, saturate, reduce, reduceF, ptrmask,
-  vaStart, loadRelative, atomicRMW, cmpXchg, fault,
+  vaStart, loadRelative, atomicRMW, cmpXchg, fault, byvalCopy,
 };

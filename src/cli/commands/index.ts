@@ -7,6 +7,7 @@ import { register as analyzeCommand } from './analyze.js';
 import { register as dotCommand } from './dot.js';
 import { registerOpt } from './opt.js';
 import { registerVerify } from './verify.js';
+import { register as runCommand } from './run.js';
 
 const registrars: ((program: Command) => void)[] = [
   // one line per command, e.g. `runCommand,` imported from './run.js'
@@ -14,6 +15,7 @@ const registrars: ((program: Command) => void)[] = [
   dotCommand,
   registerOpt,
   registerVerify,
+  runCommand,
 ];
 
 export function registerAll(program: Command): void {
