@@ -170,6 +170,50 @@ describe('SysY diagnostics', () => {
     ]);
   });
 
+  it('recovers from syntax errors and reports each (panic mode)', () => {
+    const src = [
+      'int f() { return 1 }',
+      'int g( { }',
+      'int a[2] = {1 2};',
+      'int main() {',
+      '  int b[2] = {{1}, 2 3};',
+      '  int x = ;',
+      '  x = 1 +;',
+      '  if (x { x = 2; }',
+      '  while (x) x = ;',
+      '  return x',
+      '}',
+      'int h() { return 0; }',
+    ].join('\n');
+    expect(diags(src)).toEqual([
+      "1:19: error: expected ';' after return statement",
+      "2:8: error: expected parameter type 'int' or 'float', found '{'",
+      "3:15: error: expected ',' or '}' in initializer list, found '2'",
+      "5:22: error: expected ',' or '}' in initializer list, found '3'",
+      "6:11: error: expected expression, found ';'",
+      "7:10: error: expected expression, found ';'",
+      "8:9: error: expected ')' after 'if' condition, found '{'",
+      "9:17: error: expected expression, found ';'",
+      "10:11: error: expected ';' after return statement",
+    ]);
+  });
+
+  it('does not analyze a program with syntax errors', () => {
+    expect(diags('int main() { int a = ; return y; }')).toEqual(["1:22: error: expected expression, found ';'"]);
+  });
+
+  it('stops after 20 syntax errors', () => {
+    const src = 'int main() {\n' + 'x = ;\n'.repeat(30) + '}';
+    const d = diags(src);
+    expect(d).toHaveLength(20);
+    expect(d[19]).toBe("21:5: error: expected expression, found ';'");
+  });
+
+  it('stops at a lexical error', () => {
+    expect(diags('int main() { putf("abc); return 0; }\nint x = ;')).toEqual([`1:19: error: missing terminating '"' character`]);
+    expect(diags('int main() { int a = ; @ return 0; }')).toEqual(["1:22: error: expected expression, found ';'", "1:24: error: unexpected character '@'"]);
+  });
+
   it('reports one error for one mistake (no cascades from an ill-typed operand)', () => {
     expect(diags('int main() { return (x + 1) * 2 - (x < 3); }')).toEqual([
       "1:22: error: use of undeclared identifier 'x'",

@@ -5,8 +5,9 @@
  *   const { program, diagnostics } = analyzeSysY(text, 'prog.sy');
  *   if (diagnostics.length) process.stderr.write(formatDiagnostics(diagnostics, text));
  *
- * `parseSysY` stops at the first syntax error; `analyzeSysY` parses and, if
- * parsing succeeded, analyzes, reporting as many semantic errors as it can.
+ * `parseSysY` reports syntax errors with panic-mode recovery (up to 20; a
+ * lexical error ends the parse); `analyzeSysY` parses and, if there was no
+ * syntax error, analyzes, reporting as many semantic errors as it can.
  * A program is valid iff the returned diagnostics contain no error. Only a
  * valid program's tree carries the guarantees documented in ast.ts.
  */

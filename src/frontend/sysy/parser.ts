@@ -27,8 +27,12 @@
  *             | 'while' '(' Exp ')' Stmt | 'break' ';' | 'continue' ';' | 'return' [Exp] ';'
  *   Exp       → C precedence: || < && < == != < < > <= >= < + - < * / % < unary + - !
  *
- * Errors: the first lexical or syntax error ends parsing (with one
- * diagnostic); semantic checks are left to sema.ts.
+ * Errors: panic-mode recovery. After a syntax error in a statement or
+ * declaration the parser skips to the next ';' (or past a balanced `{...}`,
+ * or up to the '}' closing the current block) and goes on with the next
+ * statement or declaration, so one run reports several syntax errors (at most
+ * 20). Semantic checks are left to sema.ts, which runs only on trees without
+ * syntax errors.
  */
 
 import {
@@ -39,9 +43,13 @@ import {
 import { DiagnosticBag, SourceFile, type Diagnostic } from './diagnostics.js';
 import { Lexer, Tok, tokName } from './lexer.js';
 
-/** Thrown to abandon the parse after the first syntax error. */
+/** Thrown at a syntax error, caught by panic-mode recovery (see `recover`). */
 class StopParsing {}
 const STOP = new StopParsing();
+/** Thrown when recovery is pointless (end of file, too many errors): ends the parse. */
+const FATAL = new StopParsing();
+/** After this many syntax errors the parse gives up. */
+const MAX_SYNTAX_ERRORS = 20;
 
 // Operator-stack entries: binary operators are their Tok; the rest are below.
 const OP_PAREN = -1;
@@ -97,6 +105,10 @@ export class Parser {
   private nextId = 0;
   /** End offset of the last consumed token (where a missing ';' belongs). */
   private prevEnd = 0;
+  /** The first token was a lexical error. */
+  private fatalAtStart = false;
+  /** Braces of an initializer list left open by a syntax error inside it. */
+  private openInitBraces = 0;
 
   // Expression stacks, reused across expressions (parseExpr is not re-entered).
   private ops: number[] = [];
@@ -108,7 +120,10 @@ export class Parser {
     this.source = source;
     this.diag = diag;
     this.lx = new Lexer(source.text);
-    if (this.tok() === Tok.Error) this.fail(this.lx.errorPos, this.lx.error);
+    if (this.tok() === Tok.Error) {
+      this.diag.error(this.source.loc(this.lx.errorPos), this.lx.error);
+      this.fatalAtStart = true;
+    }
   }
 
   // ------------------------------------------------------------ helpers
@@ -118,15 +133,61 @@ export class Parser {
     throw STOP;
   }
 
+  /**
+   * Panic-mode recovery: skips to the end of the broken statement or
+   * declaration: past the next ';', past a `{...}` opened while skipping, or
+   * up to (not past) a '}' that closes the enclosing block. Braces of an
+   * initializer list that was being parsed are closed first. A lexical error
+   * met while skipping ends the parse.
+   */
+  private recover(atFileScope: boolean): void {
+    this.ops.length = this.opPos.length = this.opNode.length = this.operands.length = 0;
+    if (this.diag.errorCount >= MAX_SYNTAX_ERRORS) throw FATAL;
+    const lx = this.lx;
+    let initDepth = this.openInitBraces;
+    this.openInitBraces = 0;
+    let depth = 0;
+    for (;;) {
+      const k = lx.kind;
+      if (k === Tok.EOF) return;
+      if (k === Tok.Error) this.lexError();
+      if (initDepth > 0) {
+        if (k === Tok.LBrace) initDepth++;
+        else if (k === Tok.RBrace) initDepth--;
+      } else if (k === Tok.Semi && depth === 0) {
+        this.advance();
+        return;
+      } else if (k === Tok.LBrace) {
+        depth++;
+      } else if (k === Tok.RBrace) {
+        if (depth === 0 && !atFileScope) return; // closes the enclosing block
+        if (depth > 0) {
+          depth--;
+          if (depth === 0) {
+            this.advance();
+            return;
+          }
+        } // else: a stray '}' at file scope, skipped
+      }
+      lx.next();
+    }
+  }
+
   /** Current token kind (a method, so TypeScript does not narrow it across advance()). */
   private tok(): Tok {
     return this.lx.kind;
   }
 
+  /** Lexical errors end the parse: a bad token (an unterminated string, say) can swallow text. */
+  private lexError(): never {
+    this.diag.error(this.source.loc(this.lx.errorPos), this.lx.error);
+    throw FATAL;
+  }
+
   private advance(): void {
     this.prevEnd = this.lx.end;
     this.lx.next();
-    if (this.tok() === Tok.Error) this.fail(this.lx.errorPos, this.lx.error);
+    if (this.tok() === Tok.Error) this.lexError();
   }
 
   private found(): string {
@@ -164,7 +225,24 @@ export class Parser {
       kind: 'Program', source: this.source, items, globals: [], functions: [], runtime: [], declCount: 0,
     };
     try {
-      while (this.tok() !== Tok.EOF) {
+      while (this.tok() !== Tok.EOF && !this.fatalAtStart) {
+        try {
+          this.parseTopLevelItem(items);
+        } catch (e) {
+          if (e !== STOP) throw e;
+          this.recover(true);
+        }
+      }
+    } catch (e) {
+      if (e !== STOP && e !== FATAL) throw e;
+    }
+    program.declCount = this.nextId;
+    return program;
+  }
+
+  private parseTopLevelItem(items: (DeclStmt | FuncDecl)[]): void {
+    {
+      {
         const k = this.tok();
         if (k === Tok.KwConst) {
           items.push(this.parseDeclStmt('global'));
@@ -183,11 +261,7 @@ export class Parser {
           this.fail(this.lx.start, `expected a declaration or function definition, found ${this.found()}`);
         }
       }
-    } catch (e) {
-      if (e !== STOP) throw e;
     }
-    program.declCount = this.nextId;
-    return program;
   }
 
   // ------------------------------------------------------------ declarations
@@ -254,6 +328,15 @@ export class Parser {
     const stack: InitList[] = [];
     stack.push({ kind: 'InitList', pos: this.lx.start, items: [] });
     this.advance();
+    try {
+      return this.parseInitItems(stack);
+    } catch (e) {
+      this.openInitBraces = stack.length;
+      throw e;
+    }
+  }
+
+  private parseInitItems(stack: InitList[]): InitList {
     for (;;) {
       // Expecting an item, or '}' right after '{'.
       const top = stack[stack.length - 1];
@@ -348,10 +431,15 @@ export class Parser {
           completed = { kind: 'Block', pos: top.pos, items: top.items! };
           mode = DONE;
         } else if (k === Tok.KwConst || k === Tok.KwInt || k === Tok.KwFloat || k === Tok.KwVoid) {
-          top.items!.push(this.parseDeclStmt('local'));
+          try {
+            top.items!.push(this.parseDeclStmt('local'));
+          } catch (e) {
+            this.recoverInBlock(e);
+          }
           continue;
         } else if (k === Tok.EOF) {
-          this.fail(this.lx.start, `expected '}' to close the block opened at line ${this.source.lineOf(top.pos)}, found end of file`);
+          this.diag.error(this.source.loc(this.lx.start), `expected '}' to close the block opened at line ${this.source.lineOf(top.pos)}, found end of file`);
+          throw FATAL;
         } else {
           mode = STMT;
         }
@@ -365,16 +453,22 @@ export class Parser {
           mode = ITEM;
           continue;
         }
-        if (k === Tok.KwIf || k === Tok.KwWhile) {
-          this.advance();
-          const what = k === Tok.KwIf ? "'if'" : "'while'";
-          this.expect(Tok.LParen, ` after ${what}`);
-          const cond = this.parseExpr();
-          this.expect(Tok.RParen, ` after ${what} condition`);
-          frames.push(new Frame(k === Tok.KwIf ? F_IF_THEN : F_WHILE, pos, null, cond, null));
-          continue;
+        try {
+          if (k === Tok.KwIf || k === Tok.KwWhile) {
+            this.advance();
+            const what = k === Tok.KwIf ? "'if'" : "'while'";
+            this.expect(Tok.LParen, ` after ${what}`);
+            const cond = this.parseExpr();
+            this.expect(Tok.RParen, ` after ${what} condition`);
+            frames.push(new Frame(k === Tok.KwIf ? F_IF_THEN : F_WHILE, pos, null, cond, null));
+            continue;
+          }
+          completed = this.parseSimpleStatement();
+        } catch (e) {
+          // The bad statement becomes an empty one, so enclosing frames stay well formed.
+          this.recoverInBlock(e);
+          completed = { kind: 'Empty', pos };
         }
-        completed = this.parseSimpleStatement();
         mode = DONE;
       }
       // DONE: hand `completed` to the innermost open frame.
@@ -405,6 +499,15 @@ export class Parser {
           completed = { kind: 'While', pos: top.pos, cond: top.cond!, body: completed } satisfies While;
         }
       }
+    }
+  }
+
+  private recoverInBlock(e: unknown): void {
+    if (e !== STOP) throw e;
+    this.recover(false);
+    if (this.tok() === Tok.EOF) {
+      this.diag.error(this.source.loc(this.lx.start), "expected '}' before end of file");
+      throw FATAL;
     }
   }
 
