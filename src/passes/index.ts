@@ -5,6 +5,14 @@
 import type { Module } from '../ir/module.js';
 import { verifyModule } from '../ir/verifier.js';
 import { dcePass } from './dce.js';
+import { simplifycfgPass } from './simplifycfg.js';
+import { loopSimplifyPass } from './loop-simplify.js';
+import { licmPass } from './licm.js';
+import { inlinePass } from './inline.js';
+import { tailcallelimPass } from './tailcallelim.js';
+import { instsimplifyPass } from './instsimplify.js';
+import { instcombinePass } from './instcombine.js';
+import { SSA_PASSES } from '../ssa/passes.js';
 import { Instrumentation, PassManager } from './pass-manager.js';
 import { registerStandardPipelines } from './pipelines.js';
 import { parsePipeline, registerPass, type PassInfo } from './registry.js';
@@ -12,6 +20,14 @@ import { parsePipeline, registerPass, type PassInfo } from './registry.js';
 const ALL_PASSES: PassInfo[] = [
   // one entry per pass file
   dcePass,
+  simplifycfgPass,
+  loopSimplifyPass,
+  licmPass,
+  inlinePass,
+  tailcallelimPass,
+  instsimplifyPass,
+  instcombinePass,
+  ...SSA_PASSES,
 ];
 
 let registered = false;
