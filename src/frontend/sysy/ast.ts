@@ -10,10 +10,11 @@
  *   into arrays. Shadowing is already resolved: two locals named `x` are two
  *   VarDecls with different ids.
  * - Every expression has a `type`: `int`, `float`, `void` (only a call used as
- *   a statement), an array type (a partially indexed array, only under a
- *   `decay` Convert), a pointer type (an array parameter or a decayed array,
- *   only as a call argument), `string` (only the format of `putf`), `double`
- *   (only a variadic `putf` argument). No `error` types remain.
+ *   a statement), an array type (an array or partially indexed array: only
+ *   under a `decay` Convert, or alone as an `ExprStmt` that does nothing), a
+ *   pointer type (an array parameter or a decayed array: only as a call
+ *   argument or an `ExprStmt`), `string` (only the format of `putf`),
+ *   `double` (only a variadic `putf` argument). No `error` types remain.
  * - Implicit conversions are explicit `Convert` nodes: `itof`/`ftoi` for
  *   int↔float in assignments, initializers, arguments, returns and the
  *   usual arithmetic conversions of binary operators; `decay` where an array
