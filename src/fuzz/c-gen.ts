@@ -1,0 +1,960 @@
+// Seeded generator of well-defined C programs, in the spirit of Csmith (Yang, Chen,
+// Eide, Regehr: "Finding and Understanding Bugs in C Compilers", PLDI 2011) but
+// restricted to what ssakit's interpreter runs (printf only) and shaped to exercise an
+// SSA middle-end: loops of every form, switches, gotos, calls, narrow integer types,
+// arrays, pointers into arrays and small structs.
+//
+// Invariants that make every program free of undefined behaviour by construction:
+//  - signed + - * are either done in the unsigned type and converted back (wrapping is
+//    implementation-defined, not undefined) or on operands narrowed by %, & or >> so
+//    that the exact result fits; unary minus goes through unsigned too;
+//  - / and % have a divisor that cannot be 0 and a dividend that cannot be the
+//    minimum value when the divisor could be -1 ((a|1)/(b|1), a/((b&255)+1), const);
+//  - shift counts are masked below the width of the promoted left operand, and left
+//    shifts of signed values are done in unsigned;
+//  - array and pointer indices are reduced modulo the (known) length of the object;
+//  - every variable is initialised where it is declared; loops have constant trip
+//    counts (their counters are never assigned in the body) and their products are
+//    capped, calls only go to functions defined earlier (plus one self-call with a
+//    decreasing depth), so every program terminates quickly;
+//  - functions are "pure" (no output, no writes to globals or through pointers) or
+//    not; impure calls appear only as whole statements, so the output never depends on
+//    the unspecified order of evaluation of operands or arguments.
+// Every local is folded into a per-function checksum at the end of its block, so no
+// computation is dead and clang -Wall reports no unused variables.
+
+import { Rng } from './rng.js';
+export { generateSysYProgram, SYSY_C_PRELUDE } from './sysy-gen.js';
+export type { SysYGenOptions } from './sysy-gen.js';
+
+export interface CGenOptions {
+  /** Preset for the other fields: small (~100-300 lines), medium (~300-900), large (targetLines). */
+  size: 'small' | 'medium' | 'large';
+  /** Large mode: keep adding functions until the program has about this many lines. */
+  targetLines: number;
+  /** Number of functions besides main (ignored in large mode). */
+  functions: number;
+  /** Maximum statements per block. */
+  maxStmts: number;
+  /** Maximum nesting of compound statements. */
+  maxDepth: number;
+  /** Maximum expression depth. */
+  maxExprDepth: number;
+  /** Maximum trip count of one loop. */
+  maxTrip: number;
+  /** Maximum product of the trip counts of nested loops. */
+  maxLoopProduct: number;
+  /** Estimated dynamic statements one call of a function may execute (callees included). */
+  workBudget: number;
+  /** Number of global scalars (arrays and structs are added in proportion). */
+  globals: number;
+  structs: boolean;
+  pointers: boolean;
+  gotos: boolean;
+  switches: boolean;
+  recursion: boolean;
+}
+
+const PRESETS: Record<CGenOptions['size'], Omit<CGenOptions, 'size'>> = {
+  small: {
+    targetLines: 0, functions: 3, maxStmts: 5, maxDepth: 3, maxExprDepth: 3, maxTrip: 8,
+    maxLoopProduct: 64, workBudget: 3000, globals: 6,
+    structs: true, pointers: true, gotos: true, switches: true, recursion: true,
+  },
+  medium: {
+    targetLines: 0, functions: 7, maxStmts: 7, maxDepth: 4, maxExprDepth: 4, maxTrip: 12,
+    maxLoopProduct: 150, workBudget: 12000, globals: 10,
+    structs: true, pointers: true, gotos: true, switches: true, recursion: true,
+  },
+  large: {
+    targetLines: 100_000, functions: 0, maxStmts: 8, maxDepth: 4, maxExprDepth: 4, maxTrip: 3,
+    maxLoopProduct: 6, workBudget: 400, globals: 40,
+    structs: true, pointers: true, gotos: true, switches: true, recursion: true,
+  },
+};
+
+export function resolveCGenOptions(opts: Partial<CGenOptions> = {}): CGenOptions {
+  const size = opts.size ?? 'medium';
+  return { ...PRESETS[size], ...opts, size } as CGenOptions;
+}
+
+// ---------------------------------------------------------------------------------
+// Types
+
+const INT = 0, UINT = 1, LONG = 2, ULONG = 3, SCHAR = 4, UCHAR = 5, SHORT = 6, USHORT = 7;
+const ARITH = [INT, UINT, LONG, ULONG] as const;
+const ALL_TYPES = [INT, UINT, LONG, ULONG, SCHAR, UCHAR, SHORT, USHORT] as const;
+const TYPE_NAME = ['int', 'unsigned', 'long', 'unsigned long', 'signed char', 'unsigned char', 'short', 'unsigned short'];
+const TYPE_BITS = [32, 32, 64, 64, 8, 8, 16, 16];
+const TYPE_SIGNED = [true, false, true, false, true, false, true, false];
+const UNSIGNED_OF = [UINT, UINT, ULONG, ULONG, UINT, UINT, UINT, UINT];
+const isArith = (t: number): boolean => t <= ULONG;
+/** Type after the integer promotions. */
+const promoted = (t: number): number => (isArith(t) ? t : INT);
+
+const enum VK { Scalar, Array, Ptr, Struct, StructArray }
+
+interface StructDef { name: string; fields: { name: string; ty: number }[] }
+
+interface Var {
+  name: string;
+  kind: VK;
+  ty: number; // element type for arrays/pointers; unused for structs
+  len: number; // arrays, pointers, struct arrays
+  readonly: boolean;
+  global: boolean;
+  sdef: StructDef | null;
+  isConst: boolean;
+}
+
+interface Fn {
+  name: string;
+  index: number;
+  ret: number;
+  params: Var[];
+  pure: boolean;
+  recursive: boolean;
+  maxDepth: number; // recursion: deepest depth argument accepted
+  cost: number;
+}
+
+interface Ctx {
+  fn: Fn | null; // null for main
+  pure: boolean;
+  scopes: Var[][];
+  mult: number;
+  cost: number;
+  budget: number;
+  loopDepth: number;
+  breakable: number; // loops + switches enclosing
+  depth: number;
+  noDeclTop: boolean; // top-level of a forward-goto region: declarations forbidden
+}
+
+const INT_MIN = -2147483648;
+
+// ---------------------------------------------------------------------------------
+
+class CGen {
+  private readonly rng: Rng;
+  private readonly o: CGenOptions;
+  private readonly out: string[] = [];
+  private ind = '';
+  private readonly globals: Var[] = [];
+  private readonly structs: StructDef[] = [];
+  private readonly fns: Fn[] = [];
+  private uniq = 0;
+  private ctx!: Ctx;
+
+  constructor(seed: number, opts: CGenOptions) {
+    this.rng = new Rng(seed);
+    this.o = opts;
+  }
+
+  // ---- output helpers ----
+  private line(s: string): void { this.out.push(this.ind + s); }
+  private open(s: string): void { this.line(s); this.ind += '  '; }
+  private close(s = '}'): void { this.ind = this.ind.slice(2); this.line(s); }
+  private fresh(prefix: string): string { return `${prefix}${this.uniq++}`; }
+
+  // ---- constants ----
+  private constOf(t: number, small = false): string {
+    const r = this.rng;
+    const bits = TYPE_BITS[t]!;
+    if (!isArith(t)) {
+      const signed = TYPE_SIGNED[t]!;
+      const max = 2 ** (signed ? bits - 1 : bits) - 1;
+      const min = signed ? -(max + 1) : 0;
+      const v = small || r.chance(0.6) ? r.range(Math.max(min, -20), Math.min(max, 50)) : r.range(min, max);
+      return v < 0 ? `(${v})` : `${v}`;
+    }
+    if (bits === 32) {
+      let v: number;
+      const k = small ? 0 : r.below(4);
+      if (k === 0) v = r.range(-20, 100);
+      else if (k === 1) v = r.pick([0, 1, -1, 2147483647, INT_MIN, 255, 65535, -65536, 1000000007]);
+      else v = r.next() | 0;
+      if (t === UINT) return `${v >>> 0}u`;
+      if (v === INT_MIN) return '(-2147483647 - 1)';
+      return v < 0 ? `(${v})` : `${v}`;
+    }
+    let v: bigint;
+    const k = small ? 0 : r.below(4);
+    if (k === 0) v = BigInt(r.range(-20, 100));
+    else if (k === 1) v = r.pick([0n, 1n, -1n, 9223372036854775807n, -9223372036854775808n, 4294967296n, 4294967295n, -4294967296n]);
+    else v = BigInt.asIntN(64, r.u64());
+    if (t === ULONG) return `${BigInt.asUintN(64, v)}UL`;
+    if (v === -9223372036854775808n) return '(-9223372036854775807L - 1)';
+    return v < 0n ? `(${v}L)` : `${v}L`;
+  }
+
+  // ---- scope helpers ----
+  private visible(pred: (v: Var) => boolean): Var[] {
+    const res: Var[] = [];
+    for (const g of this.globals) if (pred(g)) res.push(g);
+    for (const s of this.ctx.scopes) for (const v of s) if (pred(v)) res.push(v);
+    return res;
+  }
+  private declare(v: Var): void { this.ctx.scopes[this.ctx.scopes.length - 1]!.push(v); }
+  private writable(v: Var): boolean {
+    if (v.readonly || v.isConst) return false;
+    if (this.ctx.pure && (v.global || v.kind === VK.Ptr)) return false;
+    return true;
+  }
+
+  // ---- expressions ----
+
+  /** An index expression in [0, len). */
+  private index(len: number, d: number): string {
+    const r = this.rng;
+    const loopVars = this.visible((v) => v.kind === VK.Scalar && v.readonly);
+    if (loopVars.length && r.chance(0.4)) {
+      const lv = r.pick(loopVars);
+      return `(unsigned)(${lv.name}) % ${len}u`;
+    }
+    if (r.chance(0.3)) return `${r.below(len)}`;
+    if (d <= 0 || r.chance(0.5)) {
+      const vs = this.visible((v) => v.kind === VK.Scalar);
+      if (vs.length) return `(unsigned)(${r.pick(vs).name}) % ${len}u`;
+      return `${r.below(len)}`;
+    }
+    const e = this.expr(r.pick(ARITH), Math.min(d, 1));
+    return `(unsigned)(${e}) % ${len}u`;
+  }
+
+  /** Read of a variable or element as an rvalue of type t (cast when needed). */
+  private castTo(t: number, from: number, text: string): string {
+    if (t === from) return text;
+    // Narrow reads are cast too (promotion would do it), so every expression has
+    // exactly its requested type: switch labels and comparisons then never surprise.
+    return `((${TYPE_NAME[t]})${text})`;
+  }
+
+  private leaf(t: number, d: number): string {
+    const r = this.rng;
+    const k = r.below(10);
+    if (k < 2) return this.constOf(t);
+    if (k < 6) {
+      const vs = this.visible((v) => v.kind === VK.Scalar);
+      if (vs.length) { const v = r.pick(vs); return this.castTo(t, v.ty, v.name); }
+      return this.constOf(t);
+    }
+    if (k < 8) {
+      const arrs = this.visible((v) => v.kind === VK.Array || v.kind === VK.Ptr);
+      if (arrs.length) {
+        const a = r.pick(arrs);
+        if (a.kind === VK.Ptr && r.chance(0.3)) return this.castTo(t, a.ty, `*(${a.name} + ${r.below(a.len)})`);
+        return this.castTo(t, a.ty, `${a.name}[${this.index(a.len, d - 1)}]`);
+      }
+      return this.constOf(t);
+    }
+    const ss = this.visible((v) => v.kind === VK.Struct || v.kind === VK.StructArray);
+    if (ss.length) {
+      const s = r.pick(ss);
+      const f = r.pick(s.sdef!.fields);
+      const base = s.kind === VK.Struct ? s.name : `${s.name}[${this.index(s.len, d - 1)}]`;
+      return this.castTo(t, f.ty, `${base}.${f.name}`);
+    }
+    return this.constOf(t, true);
+  }
+
+  /** An expression of arithmetic type t (int, unsigned, long, unsigned long). */
+  expr(t: number, d: number): string {
+    const r = this.rng;
+    if (d <= 0 || r.chance(0.3)) return this.leaf(t, d);
+    const bits = TYPE_BITS[t]!;
+    const signed = TYPE_SIGNED[t]!;
+    const ut = UNSIGNED_OF[t]!;
+    const UT = TYPE_NAME[ut]!;
+    const T = TYPE_NAME[t]!;
+    const sh = bits - 1;
+    const k = r.weighted([30, 12, 8, 10, 6, 5, 6, 4, 6]);
+    switch (k) {
+      case 0: { // + - * & | ^
+        const a = this.expr(t, d - 1), b = this.expr(t, d - 1);
+        const op = r.pick(['+', '-', '*', '&', '|', '^', '+', '-']);
+        if (!signed || op === '&' || op === '|' || op === '^') return `(${a} ${op} ${b})`;
+        const form = r.below(4);
+        if (form === 0) return `((${T})((${UT})(${a}) ${op} (${UT})(${b})))`;
+        if (form === 1) {
+          if (op === '*') return bits === 32 ? `((${a} % 46340) * (${b} % 46340))` : `((${a} % 3000000000L) * (${b} % 3000000000L))`;
+          return bits === 32 ? `((${a} % 1000000000) ${op} (${b} % 1000000000))` : `((${a} % 4000000000000000000L) ${op} (${b} % 4000000000000000000L))`;
+        }
+        if (form === 2) return bits === 32 ? `((${a} >> 16) ${op} (${b} >> 16))` : `((${a} >> 32) ${op} (${b} >> 32))`;
+        return bits === 32 ? `((${a} & 0xffff) ${op} (${b} & 0x7fff))` : `((${a} & 0xffffffffL) ${op} (${b} & 0x7fffffffL))`;
+      }
+      case 1: { // / %
+        const op = r.chance(0.5) ? '/' : '%';
+        const a = this.expr(t, d - 1);
+        const form = r.below(4);
+        if (form === 0) {
+          let c = r.range(2, 100);
+          if (signed && r.chance(0.3)) c = -c;
+          const cs = signed ? (bits === 32 ? `${c}` : `${c}L`) : `${c}${bits === 32 ? 'u' : 'UL'}`;
+          return `(${a} ${op} ${c < 0 ? `(${cs})` : cs})`;
+        }
+        const b = this.expr(t, d - 1);
+        if (form === 1) return signed ? `((${a} | 1) ${op} (${b} | 1))` : `(${a} ${op} (${b} | 1${bits === 32 ? 'u' : 'UL'}))`;
+        if (form === 2) return `(${a} ${op} ((${b} & 255) + 1))`;
+        // Guarded by a test of the divisor; it is evaluated twice, so keep it simple.
+        const bb = this.leaf(t, 0);
+        if (!signed) return `(${bb} ? (${a} ${op} ${bb}) : ${this.constOf(t, true)})`;
+        return `((${bb} != 0 && ${bb} != -1) ? (${a} ${op} ${bb}) : ${this.constOf(t, true)})`;
+      }
+      case 2: { // shifts
+        const a = this.expr(t, d - 1);
+        const b = this.expr(r.pick(ARITH), d - 1);
+        const mask = r.chance(0.5) ? `(${b} & ${sh})` : `((unsigned)(${b}) % ${bits}u)`;
+        if (r.chance(0.5)) return `(${a} >> ${mask})`;
+        if (!signed) return `(${a} << ${mask})`;
+        if (r.chance(0.5)) return `((${T})((${UT})(${a}) << ${mask}))`;
+        return bits === 32 ? `((${a} & 0xfff) << (${b} & 15))` : `((${a} & 0xfffffL) << (${b} & 31))`;
+      }
+      case 3: { // comparison, an int 0/1
+        const u = r.pick(ARITH);
+        const a = this.expr(u, d - 1), b = this.expr(u, d - 1);
+        return this.castTo(t, INT, `(${a} ${r.pick(['<', '<=', '>', '>=', '==', '!='])} ${b})`);
+      }
+      case 4: { // logical
+        const a = this.expr(r.pick(ARITH), d - 1);
+        const kk = r.below(3);
+        if (kk === 2) return this.castTo(t, INT, `(!${a})`);
+        const b = this.expr(r.pick(ARITH), d - 1);
+        return this.castTo(t, INT, `(${a} ${kk ? '&&' : '||'} ${b})`);
+      }
+      case 5: { // ternary
+        const c = this.expr(r.pick(ARITH), d - 1);
+        return `(${c} ? ${this.expr(t, d - 1)} : ${this.expr(t, d - 1)})`;
+      }
+      case 6: { // unary
+        const a = this.expr(t, d - 1);
+        const kk = r.below(3);
+        if (kk === 0) return `(~${a})`;
+        if (!signed) return `(-${a})`;
+        if (kk === 1) return `((${T})(0${bits === 32 ? 'u' : 'UL'} - (${UT})(${a})))`;
+        return bits === 32 ? `(-(${a} & 0xfffff))` : `(-(${a} & 0xfffffffffL))`;
+      }
+      case 7: { // conversion from another type, possibly through a narrow one
+        const from = r.pick(ALL_TYPES);
+        const a = this.expr(promoted(from), d - 1);
+        if (isArith(from)) return this.castTo(t, from, `(${a})`);
+        return `((${TYPE_NAME[t]})((${TYPE_NAME[from]})(${a})))`;
+      }
+      default: { // call of a pure function
+        const call = this.callExpr(true, d);
+        if (call) return this.castTo(t, call.ret, call.text);
+        return this.leaf(t, d);
+      }
+    }
+  }
+
+  /** A condition (any arithmetic type is fine in C). */
+  private cond(d: number): string {
+    const r = this.rng;
+    if (r.chance(0.7)) {
+      const u = r.pick(ARITH);
+      return `${this.expr(u, d - 1)} ${r.pick(['<', '<=', '>', '>=', '==', '!='])} ${this.expr(u, d - 1)}`;
+    }
+    return this.expr(r.pick(ARITH), d);
+  }
+
+  // ---- calls ----
+
+  private callable(pureOnly: boolean): Fn[] {
+    const c = this.ctx;
+    const limit = c.fn ? c.fn.index : this.fns.length;
+    const res: Fn[] = [];
+    for (let i = 0; i < limit; i++) {
+      const f = this.fns[i]!;
+      if ((pureOnly || c.pure) && !f.pure) continue;
+      if (c.cost + c.mult * f.cost > c.budget) continue;
+      res.push(f);
+    }
+    return res;
+  }
+
+  private args(f: Fn, d: number, depthArg: string | null): string {
+    const r = this.rng;
+    const out: string[] = [];
+    for (const p of f.params) {
+      if (p.kind === VK.Scalar) {
+        if (depthArg !== null && p.name === 'depth') { out.push(depthArg); continue; }
+        const e = this.expr(promoted(p.ty), Math.min(d, 2));
+        out.push(isArith(p.ty) ? e : `(${TYPE_NAME[p.ty]})(${e})`);
+      } else if (p.kind === VK.Ptr) {
+        const cands = this.visible((v) => (v.kind === VK.Array || v.kind === VK.Ptr) && v.ty === p.ty && v.len >= p.len && !v.isConst);
+        const a = r.pick(cands); // a global array of every element type is big enough
+        const off = a.len > p.len && r.chance(0.5) ? r.below(a.len - p.len + 1) : 0;
+        out.push(off ? `${a.name} + ${off}` : a.name);
+      } else {
+        const cands = this.visible((v) => v.kind === VK.Struct && v.sdef === p.sdef);
+        const arrs = this.visible((v) => v.kind === VK.StructArray && v.sdef === p.sdef);
+        if (cands.length && (r.chance(0.5) || !arrs.length)) out.push(r.pick(cands).name);
+        else { const a = r.pick(arrs); out.push(`${a.name}[${this.index(a.len, 1)}]`); }
+      }
+    }
+    return out.join(', ');
+  }
+
+  private callExpr(pureOnly: boolean, d: number): { text: string; ret: number } | null {
+    const fs = this.callable(pureOnly);
+    if (!fs.length) return null;
+    const f = this.rng.pick(fs);
+    this.ctx.cost += this.ctx.mult * f.cost;
+    const depthArg = f.recursive ? `(int)((unsigned)(${this.expr(INT, 1)}) % ${f.maxDepth + 1}u)` : null;
+    return { text: `${f.name}(${this.args(f, d - 1, depthArg)})`, ret: f.ret };
+  }
+
+  // ---- statements ----
+
+  private mixVar(v: Var): void {
+    const name = v.name;
+    switch (v.kind) {
+      case VK.Scalar: this.line(`acc = acc * 31UL + (unsigned long)${name};`); break;
+      case VK.Struct: this.line(`acc = acc * 31UL + (unsigned long)${name}.${v.sdef!.fields[0]!.name} + (unsigned long)${name}.${v.sdef!.fields[v.sdef!.fields.length - 1]!.name};`); break;
+      case VK.Array: {
+        const i = this.fresh('k');
+        this.line(`for (int ${i} = 0; ${i} < ${v.len}; ${i}++) acc = acc * 31UL + (unsigned long)${name}[${i}];`);
+        this.ctx.cost += this.ctx.mult * v.len;
+        break;
+      }
+      case VK.StructArray: {
+        const i = this.fresh('k');
+        this.line(`for (int ${i} = 0; ${i} < ${v.len}; ${i}++) acc = acc * 31UL + (unsigned long)${name}[${i}].${v.sdef!.fields[0]!.name};`);
+        this.ctx.cost += this.ctx.mult * v.len;
+        break;
+      }
+      default: break;
+    }
+  }
+
+  private pushScope(): void { this.ctx.scopes.push([]); }
+  private popScope(): void {
+    const s = this.ctx.scopes.pop()!;
+    for (const v of s) if (!v.readonly) this.mixVar(v);
+  }
+
+  /** A braced block: `{` already emitted by the caller's open(). */
+  private block(n: number): void {
+    const c = this.ctx;
+    this.pushScope();
+    const saved = c.noDeclTop;
+    c.noDeclTop = false;
+    c.depth++;
+    for (let i = 0; i < n; i++) {
+      if (c.cost + c.mult > c.budget) break;
+      this.stmt();
+    }
+    c.depth--;
+    c.noDeclTop = saved;
+    this.popScope();
+  }
+
+  private stmtCount(): number {
+    const c = this.ctx;
+    const max = Math.max(1, this.o.maxStmts - c.depth);
+    return this.rng.range(1, max);
+  }
+
+  private assignScalar(v: Var): void {
+    const r = this.rng;
+    const t = v.ty;
+    const d = this.o.maxExprDepth;
+    if (!isArith(t)) {
+      const k = r.below(4);
+      if (k === 0) this.line(`${v.name} = (${TYPE_NAME[t]})(${this.expr(INT, d)});`);
+      else if (k === 1) this.line(`${v.name} ${r.pick(['^=', '|=', '&='])} ${this.expr(INT, d)};`);
+      else if (k === 2) this.line(`${v.name}${r.pick(['++', '--'])};`);
+      else this.line(`${v.name} = (${TYPE_NAME[t]})(${v.name} + (${this.expr(INT, d - 1)} & 0xffff));`);
+      return;
+    }
+    const e = this.expr(t, d);
+    if (!TYPE_SIGNED[t]) {
+      this.line(`${v.name} ${r.pick(['=', '=', '+=', '-=', '*=', '^=', '|=', '&='])} ${e};`);
+      return;
+    }
+    const k = r.below(4);
+    if (k < 2) this.line(`${v.name} = ${e};`);
+    else if (k === 2) this.line(`${v.name} ${r.pick(['^=', '|=', '&='])} ${e};`);
+    else this.line(`${v.name} = (${TYPE_NAME[t]})((${TYPE_NAME[UNSIGNED_OF[t]!]})${v.name} ${r.pick(['+', '-', '*'])} (${TYPE_NAME[UNSIGNED_OF[t]!]})(${e}));`);
+  }
+
+  private assignLvalue(lv: string, t: number): void {
+    const r = this.rng;
+    const d = this.o.maxExprDepth;
+    if (!isArith(t)) {
+      if (r.chance(0.7)) this.line(`${lv} = (${TYPE_NAME[t]})(${this.expr(INT, d)});`);
+      else this.line(`${lv} ^= ${this.expr(INT, d - 1)};`);
+      return;
+    }
+    if (!TYPE_SIGNED[t] && r.chance(0.4)) { this.line(`${lv} ${r.pick(['+=', '^=', '*=', '-='])} ${this.expr(t, d)};`); return; }
+    if (r.chance(0.3)) { this.line(`${lv} ${r.pick(['^=', '|=', '&='])} ${this.expr(t, d)};`); return; }
+    this.line(`${lv} = ${this.expr(t, d)};`);
+  }
+
+  private declLocal(): void {
+    const r = this.rng;
+    const c = this.ctx;
+    const k = r.below(10);
+    if (k < 6) {
+      const t = r.pick(ALL_TYPES);
+      const name = this.fresh('v');
+      const init = isArith(t) ? this.expr(t, this.o.maxExprDepth - 1) : `(${TYPE_NAME[t]})(${this.expr(INT, 2)})`;
+      this.line(`${TYPE_NAME[t]} ${name} = ${init};`);
+      this.declare({ name, kind: VK.Scalar, ty: t, len: 0, readonly: false, global: false, sdef: null, isConst: false });
+      return;
+    }
+    if (k < 9 || !this.structs.length) {
+      const t = r.pick(ALL_TYPES);
+      const len = r.range(2, 10);
+      const name = this.fresh('a');
+      const n = r.range(1, len);
+      const items: string[] = [];
+      for (let i = 0; i < n; i++) {
+        if (!(r.chance(0.3) && i < 3)) { items.push(this.constOf(t)); continue; }
+        const e = this.expr(promoted(t), 1);
+        items.push(isArith(t) ? e : `(${TYPE_NAME[t]})(${e})`); // runtime initialisers of narrow elements need the cast
+      }
+      this.line(`${TYPE_NAME[t]} ${name}[${len}] = {${items.join(', ')}};`);
+      c.cost += c.mult;
+      this.declare({ name, kind: VK.Array, ty: t, len, readonly: false, global: false, sdef: null, isConst: false });
+      return;
+    }
+    const sd = r.pick(this.structs);
+    const name = this.fresh('s');
+    const srcs = this.visible((v) => (v.kind === VK.Struct || v.kind === VK.StructArray) && v.sdef === sd);
+    if (srcs.length && r.chance(0.5)) {
+      const s = r.pick(srcs);
+      this.line(`struct ${sd.name} ${name} = ${s.kind === VK.Struct ? s.name : `${s.name}[${this.index(s.len, 1)}]`};`);
+    } else {
+      this.line(`struct ${sd.name} ${name} = {${sd.fields.map((f) => this.constOf(f.ty)).join(', ')}};`);
+    }
+    this.declare({ name, kind: VK.Struct, ty: 0, len: 0, readonly: false, global: false, sdef: sd, isConst: false });
+  }
+
+  private loopTrip(): number {
+    const c = this.ctx;
+    const maxK = Math.min(this.o.maxTrip, Math.floor(this.o.maxLoopProduct / c.mult));
+    if (maxK < 1) return 0;
+    const k = this.rng.range(1, maxK);
+    if (c.cost + c.mult * k * 3 > c.budget) return 0;
+    return k;
+  }
+
+  private loopBody(k: number, counter: Var | null): void {
+    const c = this.ctx;
+    c.mult *= k;
+    c.loopDepth++;
+    c.breakable++;
+    this.pushScope();
+    if (counter) this.declare(counter);
+    this.block(this.stmtCount());
+    this.popScope();
+    c.breakable--;
+    c.loopDepth--;
+    c.mult /= k;
+  }
+
+  private loop(): boolean {
+    const r = this.rng;
+    const k = this.loopTrip();
+    if (!k) return false;
+    const form = r.below(6);
+    const i = this.fresh('i');
+    const ro = (ty: number): Var => ({ name: i, kind: VK.Scalar, ty, len: 0, readonly: true, global: false, sdef: null, isConst: false });
+    if (form === 0) {
+      this.open(`for (int ${i} = 0; ${i} < ${k}; ${i}++) {`);
+      this.loopBody(k, ro(INT));
+      this.close();
+    } else if (form === 1) {
+      const step = r.range(2, 5);
+      const start = r.range(-10, 10);
+      this.open(`for (long ${i} = ${start}L; ${i} < ${start + step * k}L; ${i} += ${step}) {`);
+      this.loopBody(k, ro(LONG));
+      this.close();
+    } else if (form === 2) {
+      this.open(`for (unsigned ${i} = ${k}u; ${i} > 0u; ${i}--) {`);
+      this.loopBody(k, ro(UINT));
+      this.close();
+    } else if (form === 3) {
+      // while with the decrement in the condition, so `continue` cannot skip it
+      this.open('{');
+      this.line(`int ${i} = ${k};`);
+      this.open(`while (${i}-- > 0) {`);
+      this.loopBody(k, ro(INT));
+      this.close();
+      this.close();
+    } else if (form === 4) {
+      this.open('{');
+      this.line(`unsigned char ${i} = ${k};`);
+      this.open('do {');
+      this.loopBody(k, ro(UCHAR));
+      this.close(`} while (--${i} > 0);`);
+      this.close();
+    } else {
+      // a loop whose exit test is in the middle: for (;;) with a counted break
+      this.open('{');
+      this.line(`int ${i} = 0;`);
+      this.open('for (;;) {');
+      this.line(`if (${i}++ >= ${k - 1}) break;`);
+      this.loopBody(k, ro(INT));
+      this.close();
+      this.close();
+    }
+    return true;
+  }
+
+  private switchStmt(): void {
+    const r = this.rng;
+    const c = this.ctx;
+    const n = r.range(2, 5);
+    let sel: string;
+    let labels: string[];
+    if (r.chance(0.6)) {
+      const m = r.range(n, n + 3);
+      sel = `(unsigned)(${this.expr(r.pick(ARITH), 2)}) % ${m}u`;
+      const vals = new Set<number>();
+      while (vals.size < n) vals.add(r.below(m));
+      labels = [...vals].map((v) => `${v}`);
+    } else {
+      const t = r.chance(0.7) ? INT : LONG;
+      sel = this.expr(t, 2);
+      const vals = new Set<string>();
+      while (vals.size < n) vals.add(r.chance(0.5) ? this.constOf(t, true) : this.constOf(t));
+      labels = [...vals];
+    }
+    this.open(`switch (${sel}) {`);
+    c.breakable++;
+    const withDefault = r.chance(0.6);
+    const all = withDefault ? [...labels, 'default'] : labels;
+    for (let i = 0; i < all.length; i++) {
+      const lab = all[i] === 'default' ? 'default:' : `case ${all[i]}:`;
+      this.open(`${lab} {`);
+      this.block(Math.max(1, this.stmtCount() - 1));
+      const fall = i + 1 < all.length && r.chance(0.25);
+      this.close(fall ? '} /* fallthrough */' : '} break;');
+    }
+    c.breakable--;
+    this.close();
+  }
+
+  private ifStmt(): void {
+    const r = this.rng;
+    this.open(`if (${this.cond(this.o.maxExprDepth)}) {`);
+    this.block(this.stmtCount());
+    if (r.chance(0.5)) {
+      if (r.chance(0.3) && this.ctx.depth + 1 < this.o.maxDepth) {
+        this.close(`} else if (${this.cond(this.o.maxExprDepth - 1)}) {`);
+        this.ind += '  ';
+        this.block(this.stmtCount());
+      }
+      this.close('} else {');
+      this.ind += '  ';
+      this.block(this.stmtCount());
+    }
+    this.close();
+  }
+
+  private gotoStmt(): boolean {
+    const r = this.rng;
+    const c = this.ctx;
+    const lab = this.fresh('L');
+    if (r.chance(0.5)) {
+      // forward: skip a region; nothing may be declared at its top level
+      this.open('{');
+      this.line(`if (${this.cond(2)}) goto ${lab};`);
+      this.pushScope();
+      const saved = c.noDeclTop;
+      c.noDeclTop = true;
+      c.depth++;
+      const n = this.stmtCount();
+      for (let i = 0; i < n && c.cost + c.mult <= c.budget; i++) this.stmt();
+      c.depth--;
+      c.noDeclTop = saved;
+      this.popScope();
+      this.line(`${lab}:;`);
+      this.close();
+      return true;
+    }
+    // backward: a counted loop made of a label and a conditional goto
+    const k = this.loopTrip();
+    if (!k) return false;
+    const g = this.fresh('gc');
+    this.open('{');
+    this.line(`int ${g} = ${k};`);
+    this.line(`${lab}:;`);
+    c.mult *= k;
+    this.pushScope();
+    c.depth++;
+    const n = this.stmtCount();
+    for (let i = 0; i < n && c.cost + c.mult <= c.budget; i++) this.stmt();
+    c.depth--;
+    this.popScope();
+    c.mult /= k;
+    this.line(`if (--${g} > 0) goto ${lab};`);
+    this.close();
+    return true;
+  }
+
+  private printStmt(): void {
+    const r = this.rng;
+    const vs = this.visible((v) => v.kind === VK.Scalar);
+    if (!vs.length) return;
+    const n = r.range(1, 3);
+    const fmts: string[] = [];
+    const args: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const v = r.pick(vs);
+      const hex = r.chance(0.3);
+      switch (v.ty) {
+        case INT: fmts.push('%d'); args.push(v.name); break;
+        case UINT: fmts.push(hex ? '%x' : '%u'); args.push(v.name); break;
+        case LONG: fmts.push('%ld'); args.push(v.name); break;
+        case ULONG: fmts.push(hex ? '%lx' : '%lu'); args.push(v.name); break;
+        default: fmts.push('%d'); args.push(v.name); break;
+      }
+    }
+    const tag = this.ctx.fn ? this.ctx.fn.name : 'main';
+    this.line(`printf("${tag}: ${fmts.join(' ')}\\n", ${args.join(', ')});`);
+  }
+
+  private callStmt(): boolean {
+    const r = this.rng;
+    const call = this.callExpr(false, 2);
+    if (!call) return false;
+    const locals = this.ctx.scopes.flat().filter((v) => v.kind === VK.Scalar && !v.readonly);
+    if (locals.length && r.chance(0.6)) {
+      const v = r.pick(locals);
+      this.line(`${v.name} = ${isArith(v.ty) ? this.castTo(v.ty, call.ret, call.text) : `(${TYPE_NAME[v.ty]})${call.text}`};`);
+    } else if (r.chance(0.5)) {
+      this.line(`acc = acc * 31UL + (unsigned long)${call.text};`);
+    } else {
+      this.line(`${call.text};`);
+    }
+    return true;
+  }
+
+  private stmt(): void {
+    const r = this.rng;
+    const c = this.ctx;
+    c.cost += c.mult;
+    const canNest = c.depth < this.o.maxDepth;
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const k = r.weighted([
+        22, // 0 assign scalar
+        10, // 1 assign array/ptr element
+        c.noDeclTop ? 0 : 10, // 2 declaration
+        canNest ? 10 : 0, // 3 if
+        canNest ? 9 : 0, // 4 loop
+        canNest && this.o.switches ? 4 : 0, // 5 switch
+        canNest && this.o.gotos ? 2 : 0, // 6 goto
+        c.breakable ? 4 : 0, // 7 break / continue
+        6, // 8 call
+        !c.pure && c.mult <= 4 ? 3 : 0, // 9 printf
+        c.fn && c.depth > 1 ? 1 : 0, // 10 early return
+        this.structs.length ? 3 : 0, // 11 struct assignment
+      ]);
+      switch (k) {
+        case 0: {
+          const vs = this.visible((v) => v.kind === VK.Scalar && this.writable(v));
+          if (!vs.length) continue;
+          this.assignScalar(r.pick(vs));
+          return;
+        }
+        case 1: {
+          const as = this.visible((v) => (v.kind === VK.Array || v.kind === VK.Ptr) && this.writable(v));
+          if (!as.length) continue;
+          const a = r.pick(as);
+          const lv = a.kind === VK.Ptr && r.chance(0.3) ? `*(${a.name} + ${r.below(a.len)})` : `${a.name}[${this.index(a.len, 2)}]`;
+          this.assignLvalue(lv, a.ty);
+          return;
+        }
+        case 2: this.declLocal(); return;
+        case 3: this.ifStmt(); return;
+        case 4: if (this.loop()) return; continue;
+        case 5: this.switchStmt(); return;
+        case 6: if (this.gotoStmt()) return; continue;
+        case 7: {
+          const what = c.loopDepth && r.chance(0.5) ? 'continue' : 'break';
+          if (what === 'continue' && !c.loopDepth) continue;
+          this.line(`if (${this.cond(2)}) ${what};`);
+          return;
+        }
+        case 8: if (this.callStmt()) return; continue;
+        case 9: this.printStmt(); return;
+        case 10: {
+          const f = c.fn!;
+          this.line(`if (${this.cond(2)}) return ${this.castTo(f.ret, ULONG, `(acc + (unsigned long)(${this.expr(f.ret, 2)}))`)};`);
+          return;
+        }
+        case 11: {
+          const ss = this.visible((v) => (v.kind === VK.Struct || v.kind === VK.StructArray) && this.writable(v));
+          if (!ss.length) continue;
+          const s = r.pick(ss);
+          const base = s.kind === VK.Struct ? s.name : `${s.name}[${this.index(s.len, 2)}]`;
+          const same = this.visible((v) => v.kind === VK.Struct && v.sdef === s.sdef && v !== s);
+          if (same.length && r.chance(0.3)) { this.line(`${base} = ${r.pick(same).name};`); return; }
+          const f = r.pick(s.sdef!.fields);
+          this.assignLvalue(`${base}.${f.name}`, f.ty);
+          return;
+        }
+        default: continue;
+      }
+    }
+    // Fallback that always works: fold something into the checksum.
+    this.line(`acc ^= (unsigned long)(${this.expr(ULONG, 2)});`);
+  }
+
+  // ---- top level ----
+
+  private genStructs(): void {
+    if (!this.o.structs) return;
+    const r = this.rng;
+    const n = r.range(1, 2);
+    for (let i = 0; i < n; i++) {
+      const nf = r.range(2, 5);
+      const fields: { name: string; ty: number }[] = [];
+      for (let j = 0; j < nf; j++) fields.push({ name: `f${j}`, ty: r.pick(ALL_TYPES) });
+      const sd = { name: `S${i}`, fields };
+      this.structs.push(sd);
+      this.line(`struct S${i} { ${fields.map((f) => `${TYPE_NAME[f.ty]} ${f.name};`).join(' ')} };`);
+    }
+  }
+
+  private genGlobals(): void {
+    const r = this.rng;
+    const g = (v: Omit<Var, 'global' | 'readonly' | 'sdef' | 'isConst'> & Partial<Var>): void => {
+      this.globals.push({ readonly: false, global: true, sdef: null, isConst: false, ...v });
+    };
+    for (let i = 0; i < this.o.globals; i++) {
+      const t = r.pick(ALL_TYPES);
+      const name = `g${i}`;
+      this.line(`static ${TYPE_NAME[t]} ${name} = ${this.constOf(t)};`);
+      g({ name, kind: VK.Scalar, ty: t, len: 0 });
+    }
+    // One array of each element type, long enough for any pointer parameter.
+    const nArr = Math.max(ALL_TYPES.length, Math.floor(this.o.globals / 2));
+    for (let i = 0; i < nArr; i++) {
+      const t = i < ALL_TYPES.length ? ALL_TYPES[i]! : r.pick(ALL_TYPES);
+      const len = i < ALL_TYPES.length ? 16 : r.range(3, 24);
+      const name = `ga${i}`;
+      const isConst = i >= ALL_TYPES.length && r.chance(0.3);
+      const n = r.range(1, len);
+      const items: string[] = [];
+      for (let j = 0; j < n; j++) items.push(this.constOf(t));
+      this.line(`static ${isConst ? 'const ' : ''}${TYPE_NAME[t]} ${name}[${len}] = {${items.join(', ')}};`);
+      g({ name, kind: VK.Array, ty: t, len, isConst });
+    }
+    for (let i = 0; i < this.structs.length; i++) {
+      const sd = this.structs[i]!;
+      const init = (): string => `{${sd.fields.map((f) => this.constOf(f.ty)).join(', ')}}`;
+      this.line(`static struct ${sd.name} gs${i} = ${init()};`);
+      g({ name: `gs${i}`, kind: VK.Struct, ty: 0, len: 0, sdef: sd });
+      const len = r.range(2, 5);
+      const items: string[] = [];
+      for (let j = 0; j < len; j++) items.push(init());
+      this.line(`static struct ${sd.name} gsa${i}[${len}] = {${items.join(', ')}};`);
+      g({ name: `gsa${i}`, kind: VK.StructArray, ty: 0, len, sdef: sd });
+    }
+    this.line('static unsigned long crc = 0;');
+  }
+
+  private genFunction(index: number): void {
+    const r = this.rng;
+    const o = this.o;
+    const name = `f${index}`;
+    const ret = r.pick(ARITH);
+    const pure = r.chance(0.35);
+    const recursive = o.recursion && r.chance(0.12);
+    const params: Var[] = [];
+    const mk = (pname: string, kind: VK, ty: number, len: number, sdef: StructDef | null = null): Var =>
+      ({ name: pname, kind, ty, len, readonly: false, global: false, sdef, isConst: false });
+    if (recursive) params.push({ ...mk('depth', VK.Scalar, INT, 0), readonly: true });
+    const np = r.range(1, 4);
+    for (let i = 0; i < np; i++) params.push(mk(`p${i}`, VK.Scalar, r.pick(ALL_TYPES), 0));
+    if (o.pointers && r.chance(0.4)) params.push(mk('q0', VK.Ptr, r.pick(ALL_TYPES), r.range(1, 16)));
+    if (this.structs.length && r.chance(0.25)) { const sd = r.pick(this.structs); params.push(mk('sp0', VK.Struct, 0, 0, sd)); }
+    const maxDepth = recursive ? r.range(2, 12) : 0;
+    const f: Fn = { name, index, ret, params, pure, recursive, maxDepth, cost: 0 };
+    const levels = recursive ? maxDepth + 1 : 1;
+    this.ctx = {
+      fn: f, pure, scopes: [params.slice()], mult: 1, cost: 0,
+      budget: Math.max(20, Math.floor(o.workBudget / levels)), loopDepth: 0, breakable: 0, depth: 0, noDeclTop: false,
+    };
+    const decl = params.map((p) => {
+      if (p.kind === VK.Ptr) return `${TYPE_NAME[p.ty]} *${p.name}`;
+      if (p.kind === VK.Struct) return `struct ${p.sdef!.name} ${p.name}`;
+      return `${TYPE_NAME[p.ty]} ${p.name}`;
+    });
+    this.line(`/* ${pure ? 'pure' : 'impure'}${recursive ? `, recursive to depth ${maxDepth}` : ''}${params.some((p) => p.kind === VK.Ptr) ? ', q0 has ' + params.find((p) => p.kind === VK.Ptr)!.len + ' elements' : ''} */`);
+    this.open(`static ${TYPE_NAME[ret]} ${name}(${decl.join(', ')}) {`);
+    this.line(`unsigned long acc = ${r.range(1, 1000)}UL;`);
+    const n = o.size === 'large' ? r.range(Math.max(2, o.maxStmts - 3), o.maxStmts) : r.range(2, o.maxStmts);
+    this.block(n);
+    if (recursive) {
+      const args = this.args(f, 2, 'depth - 1');
+      this.line(`if (depth > 0) acc = acc * 31UL + (unsigned long)${name}(${args});`);
+    }
+    for (const p of params) if (p.kind === VK.Scalar && p.name !== 'depth') this.line(`acc = acc * 31UL + (unsigned long)${p.name};`);
+    if (!pure) {
+      this.line('crc = crc * 1000003UL ^ acc;');
+      if (this.ctx.mult === 1 && r.chance(0.5)) this.line(`printf("${name}: %lu\\n", acc);`);
+    }
+    this.line(`return ${this.castTo(ret, ULONG, `(acc + (unsigned long)(${this.expr(ret, 2)}))`)};`);
+    this.close();
+    this.line('');
+    f.cost = Math.max(1, this.ctx.cost + 2) * levels;
+    this.fns.push(f);
+  }
+
+  private genMain(): void {
+    const r = this.rng;
+    const o = this.o;
+    const total = this.fns.reduce((s, f) => s + f.cost, 0);
+    this.ctx = {
+      fn: null, pure: false, scopes: [[]], mult: 1, cost: 0,
+      budget: o.workBudget * 2 + total, loopDepth: 0, breakable: 0, depth: 0, noDeclTop: false,
+    };
+    this.open('int main(void) {');
+    this.line('unsigned long acc = 0;');
+    if (o.size !== 'large') this.block(r.range(2, o.maxStmts + 2));
+    // Every function is called at least once from main, at statement level.
+    for (let i = 0; i < this.fns.length; i++) {
+      const f = this.fns[i]!;
+      const depthArg = f.recursive ? `${f.maxDepth}` : null;
+      this.line(`acc = acc * 31UL + (unsigned long)${f.name}(${this.args(f, 2, depthArg)});`);
+      if (o.size === 'large' ? i % 32 === 31 : r.chance(0.3)) this.line('printf("acc %lu\\n", acc);');
+    }
+    for (const g of this.globals) this.mixVar(g);
+    this.line('printf("crc %lu acc %lu\\n", crc, acc);');
+    this.line('return (int)((acc ^ crc) % 256UL);');
+    this.close();
+  }
+
+  generate(): string {
+    const o = this.o;
+    this.line('/* Generated by ssakit src/fuzz/c-gen.ts: well-defined C, deterministic output. */');
+    this.line('#include <stdio.h>');
+    this.line('');
+    this.genStructs();
+    this.genGlobals();
+    this.line('');
+    if (o.size === 'large') {
+      // main needs about one line per function plus the folding of the globals.
+      const mainLines = (): number => Math.ceil(this.fns.length * 1.1) + this.globals.length * 2 + 12;
+      for (let i = 0; this.out.length + mainLines() < o.targetLines; i++) this.genFunction(i);
+    } else {
+      for (let i = 0; i < o.functions; i++) this.genFunction(i);
+    }
+    this.genMain();
+    return this.out.join('\n') + '\n';
+  }
+}
+
+/**
+ * A deterministic, UB-free C program for `seed`. It prints checksums with printf and
+ * returns a value in 0..255 from main. Same seed and options give the same text.
+ */
+export function generateCProgram(seed: number, opts?: Partial<CGenOptions>): string {
+  return new CGen(seed, resolveCGenOptions(opts)).generate();
+}
