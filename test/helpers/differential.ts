@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { runModule } from '../../src/interp/index.js';
 import { verifyModule } from '../../src/ir/verifier.js';
 import type { Module } from '../../src/ir/module.js';
 import { runPipeline } from '../../src/passes/index.js';
@@ -21,6 +22,8 @@ export interface DiffOptions {
   stdin?: string;
   /** Also check with llvm-as-19 (default true). */
   llvmAs?: boolean;
+  /** Also run the transformed module in our interpreter and compare (default true). */
+  interp?: boolean;
 }
 
 /** The input IR text for a C source under `opts` (cached). */
@@ -48,7 +51,7 @@ export function transform(irText: string, pipeline: string, name = 'input'): { m
 /** Checks that `pipeline` keeps the behaviour of the program under lli-19. */
 export function checkPreservesBehaviour(cSource: string, name: string, pipeline: string, opts: DiffOptions = {}): string {
   const before = inputIR(cSource, name, opts);
-  const { text } = transform(before, pipeline, name);
+  const { module, text } = transform(before, pipeline, name);
   if (opts.llvmAs !== false) expect(llvmAsError(text), `llvm-as-19 rejected the output of '${pipeline}' on ${name}`).toBeNull();
   const beforeFile = join(CACHE_DIR, `diff-before-${process.pid}.ll`);
   const afterFile = join(CACHE_DIR, `diff-after-${process.pid}.ll`);
@@ -59,5 +62,10 @@ export function checkPreservesBehaviour(cSource: string, name: string, pipeline:
   expect(b.timedOut, 'transformed program timed out').toBe(false);
   expect(b.stdout.toString('latin1'), `stdout differs after '${pipeline}' on ${name}`).toBe(a.stdout.toString('latin1'));
   expect(b.exitCode, `exit code differs after '${pipeline}' on ${name}`).toBe(a.exitCode);
+  if (opts.interp !== false) {
+    const r = runModule(module, { stdin: opts.stdin ?? '', stdout: 'collect', stderr: 'collect', maxSteps: 2e9 });
+    expect(r.stdoutBytes!.toString('latin1'), `our interpreter's stdout differs from lli-19's after '${pipeline}' on ${name}`).toBe(a.stdout.toString('latin1'));
+    expect(r.exitCode, `our interpreter's exit code differs after '${pipeline}' on ${name}`).toBe(a.exitCode);
+  }
   return text;
 }
