@@ -1,0 +1,8 @@
+/**
+ * The passes of src/ssa, for src/passes/index.ts: construction (mem2reg, mem2reg-braun),
+ * clean-up (redundant-phis) and destruction (reg2mem, out-of-ssa).
+ */
+import type { PassInfo } from '../passes/registry.js';
+import { mem2regPass } from './mem2reg.js';
+
+export const SSA_PASSES: PassInfo[] = [mem2regPass];
