@@ -166,9 +166,12 @@ export class ConstantExpr extends Constant {
   }
 }
 
-/** `blockaddress(@f, %bb)`; kept so such input parses and prints. */
+/**
+ * `blockaddress(@f, %bb)`: the address of a block, for computed goto. `block` is the
+ * BasicBlock once the parser has read @f's body (until then, a placeholder naming it).
+ */
 export class BlockAddress extends Constant {
-  constructor(readonly fn: Value, readonly block: Value) {
+  constructor(readonly fn: Value, public block: Value) {
     super(ValueKind.BlockAddress, ptrTy);
   }
 }

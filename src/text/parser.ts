@@ -131,6 +131,10 @@ class Parser {
   private globalForwardLoc = new Map<Value, Loc>();
   private nextGlobalNumber = 0;
   private fs: FunctionState | null = null;
+  /** blockaddress constants, resolved to blocks once every body has been read. */
+  private pendingBlockAddresses: { ba: BlockAddress; name: string; numbered: boolean; loc: Loc }[] = [];
+  /** Block tables of parsed functions (kept only when a blockaddress needs them). */
+  private blockTables = new Map<Value, FunctionState>();
   /** Blockaddress constants to resolve after all functions are parsed. */
 
   constructor(
@@ -246,6 +250,12 @@ class Parser {
     }
     for (const [g, loc] of this.globalForwardLoc) {
       if (!this.definedGlobals.has(g)) this.error(`use of undefined value '@${g.name}'`, loc);
+    }
+    for (const p of this.pendingBlockAddresses) {
+      const fs = this.blockTables.get(p.ba.fn);
+      const bb = fs === undefined ? undefined : p.numbered ? fs.blocksByNumber[Number(p.name)] : fs.blocksByName.get(p.name);
+      if (bb === undefined) this.error(`blockaddress names an unknown block '%${p.name}'`, p.loc);
+      p.ba.block = bb;
     }
     return this.m;
   }
@@ -912,7 +922,9 @@ class Parser {
         const bbName = lx.tk() === Tok.LocalVar ? lx.text : String(lx.num);
         lx.next();
         this.expect(Tok.RParen);
-        return new BlockAddress(fn, new MetadataValue(labelType, bbName));
+        const ba = new BlockAddress(fn, new MetadataValue(labelType, bbName));
+        this.pendingBlockAddresses.push({ ba, name: bbName, numbered: /^[0-9]+$/.test(bbName), loc: bbLoc });
+        return ba;
       }
       case 'dso_local_equivalent':
       case 'no_cfi':
@@ -1192,6 +1204,7 @@ class Parser {
       if (bb !== undefined && !fs.definedBlocks.has(bb)) this.error(`use of undefined label '%${n}'`, fs.blockRefLoc.get(bb));
     });
     this.fs = null;
+    if (this.pendingBlockAddresses.length > 0 || this.text.includes('blockaddress(')) this.blockTables.set(fn, fs);
   }
 
   private parseBlock(fs: FunctionState): void {

@@ -68,6 +68,8 @@ export function blockLabel(bb: BasicBlock): string {
 
 class Printer {
   private slots: FunctionSlots | null = null;
+  /** Slots of functions whose blocks a blockaddress names. */
+  private otherSlots = new Map<Function, FunctionSlots>();
   private globalSlots: Map<Value, number>;
   private readonly predComments: boolean;
 
@@ -257,7 +259,13 @@ class Printer {
         return this.constantExpr(c as ConstantExpr);
       case ValueKind.BlockAddress: {
         const ba = c as BlockAddress;
-        return `blockaddress(${this.operand(ba.fn)}, %${quoteIdentifier((ba.block as MetadataValue).text)})`;
+        const bb = ba.block;
+        if (bb.kind !== ValueKind.BasicBlock) return `blockaddress(${this.operand(ba.fn)}, %${quoteIdentifier((bb as MetadataValue).text)})`;
+        const fn = (bb as BasicBlock).parent!;
+        let slots = this.otherSlots.get(fn);
+        if (slots === undefined) this.otherSlots.set(fn, (slots = new FunctionSlots(fn)));
+        const n = slots.nameOf(bb)!;
+        return `blockaddress(${this.operand(ba.fn)}, %${localIdent(n)})`;
       }
       case ValueKind.Metadata:
         return (c as MetadataValue).text;

@@ -79,3 +79,22 @@ describe('mangled IR never crashes the parser', () => {
     );
   });
 });
+
+it('resolves blockaddress to the block, so renumbering keeps it right', async () => {
+  const { printModule } = await import('../../src/text/printer.js');
+  const text = `@tbl = global [2 x ptr] [ptr blockaddress(@f, %7), ptr blockaddress(@f, %named)]
+define i32 @f(i32 %x) {
+  %2 = alloca i32
+  br label %7
+7:
+  indirectbr ptr null, [label %7, label %named]
+named:
+  ret i32 1
+}`;
+  const m = parseModule(text, 'ba.ll');
+  // delete the alloca: the printer renumbers block %7 as %2
+  m.getFunction('f')!.entry.first!.eraseFromParent();
+  const out = printModule(m);
+  expect(out).toContain('blockaddress(@f, %2), ptr blockaddress(@f, %named)');
+  expect(out).toContain('\n2:');
+});
