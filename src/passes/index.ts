@@ -5,6 +5,9 @@
 import type { Module } from '../ir/module.js';
 import { verifyModule } from '../ir/verifier.js';
 import { dcePass } from './dce.js';
+import { adcePass } from './adce.js';
+import { constpropPass } from './constprop.js';
+import { sccpPass } from './sccp.js';
 import { simplifycfgPass } from './simplifycfg.js';
 import { loopSimplifyPass } from './loop-simplify.js';
 import { licmPass } from './licm.js';
@@ -20,6 +23,9 @@ import { parsePipeline, registerPass, type PassInfo } from './registry.js';
 const ALL_PASSES: PassInfo[] = [
   // one entry per pass file
   dcePass,
+  adcePass,
+  constpropPass,
+  sccpPass,
   simplifycfgPass,
   loopSimplifyPass,
   licmPass,
