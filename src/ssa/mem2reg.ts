@@ -39,7 +39,7 @@ import { DominatorTreeAnalysis } from '../passes/analyses.js';
 import type { FunctionPass, PassContext, PassResult } from '../passes/pass.js';
 import type { PassInfo } from '../passes/registry.js';
 import { IDFCalculator } from './idf-calculator.js';
-import { simplifyPhiLikeLLVM } from './phi-simplify.js';
+import { simplifyPhisLikeLLVM } from './phi-simplify.js';
 
 export interface PromoteOptions {
   /**
@@ -136,7 +136,7 @@ export function promotableAllocas(fn: Function): Instruction[] {
 }
 
 /** Deletes lifetime markers (and the casts/GEPs that only feed them) of a promotable alloca. */
-function removeIntrinsicUsers(ai: Instruction): void {
+export function removeIntrinsicUsers(ai: Instruction): void {
   let u = ai.firstUse;
   while (u !== null) {
     const next = u.next;
@@ -485,7 +485,10 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
 
   let remaining = newPhis;
   if (opts.simplifyPhis !== false && newPhis.length > 0) {
-    remaining = simplifyNewPhis(newPhis, dt, stats, trace, vname, bname);
+    remaining = simplifyPhisLikeLLVM(newPhis, dt, (phi, r) => {
+      stats.phisRemoved++;
+      if (trace !== null) trace(`phi ${phi.name} in ${bname(phi.parent!)} merges ${r.kind === ValueKind.Undef ? 'only undef' : `only ${vname(r)} (ignoring itself and undef; ${vname(r)} dominates it)`}: replaced`);
+    });
   }
   if (nGeneral > 0) addPoisonForUnreachablePredecessors(remaining, dt);
   return remaining;
@@ -596,40 +599,8 @@ function renameAlongDominatorTree(
   }
 }
 
-/** LLVM's loop over the new phis: remove those that merge one value (and undef), until none does. */
-function simplifyNewPhis(
-  newPhis: Instruction[],
-  dt: DominatorTree,
-  stats: PromoteStats,
-  trace: ((line: string) => void) | null,
-  vname: (v: Value) => string,
-  bname: (b: BasicBlock) => string,
-): Instruction[] {
-  const work: Instruction[] = [];
-  const visit = (phi: Instruction): void => {
-    if (phi.parent === null) return;
-    const r = simplifyPhiLikeLLVM(phi, dt);
-    if (r === null) return;
-    if (trace !== null) trace(`phi ${phi.name} in ${bname(phi.parent)} merges only ${vname(r)}${r.kind === ValueKind.Undef ? '' : ' (and undef)'}: replaced`);
-    for (let u = phi.firstUse; u !== null; u = u.next) {
-      const user = u.user as Instruction;
-      if (user !== phi && user.op === Opcode.Phi) work.push(user);
-    }
-    phi.replaceAllUsesWith(r);
-    phi.eraseFromParent();
-    stats.phisRemoved++;
-  };
-  for (let k = 0; k < newPhis.length; k++) {
-    visit(newPhis[k]);
-    while (work.length > 0) visit(work.pop()!);
-  }
-  const out: Instruction[] = [];
-  for (const p of newPhis) if (p.parent !== null) out.push(p);
-  return out;
-}
-
 /** Phis of reachable blocks get poison from unreachable predecessors (one entry per edge), as LLVM does. */
-function addPoisonForUnreachablePredecessors(phis: readonly Instruction[], dt: DominatorTree): void {
+export function addPoisonForUnreachablePredecessors(phis: readonly Instruction[], dt: DominatorTree): void {
   const cfg = dt.cfg!;
   for (const phi of phis) {
     const b = phi.parent!.id;

@@ -4,5 +4,6 @@
  */
 import type { PassInfo } from '../passes/registry.js';
 import { mem2regPass } from './mem2reg.js';
+import { mem2regBraunPass } from './mem2reg-braun.js';
 
-export const SSA_PASSES: PassInfo[] = [mem2regPass];
+export const SSA_PASSES: PassInfo[] = [mem2regPass, mem2regBraunPass];

@@ -11,6 +11,7 @@
 import type { DominatorTree } from '../analysis/dominators.js';
 import { UndefValue } from '../ir/constants.js';
 import type { Instruction } from '../ir/instruction.js';
+import { Opcode } from '../ir/opcodes.js';
 import { Value, ValueKind } from '../ir/value.js';
 
 /** Whether instruction-or-constant `v` dominates `phi` (LLVM's valueDominatesPHI with a tree). */
@@ -45,4 +46,32 @@ export function simplifyPhiLikeLLVM(phi: Instruction, dt: DominatorTree): Value 
   if (common === null) return UndefValue.get(phi.type);
   if (hasUndef && !valueDominatesPhi(common, phi, dt)) return null;
   return common;
+}
+
+/**
+ * LLVM's clean-up loop over the phis a promotion created: replace each that simplifies, and
+ * re-examine the phis that used it, until none simplifies. Returns the phis left, in order.
+ * `onRemoved(phi, value)` is called before each replacement.
+ */
+export function simplifyPhisLikeLLVM(phis: readonly Instruction[], dt: DominatorTree, onRemoved?: (phi: Instruction, value: Value) => void): Instruction[] {
+  const work: Instruction[] = [];
+  const visit = (phi: Instruction): void => {
+    if (phi.parent === null) return;
+    const r = simplifyPhiLikeLLVM(phi, dt);
+    if (r === null) return;
+    if (onRemoved !== undefined) onRemoved(phi, r);
+    for (let u = phi.firstUse; u !== null; u = u.next) {
+      const user = u.user as Instruction;
+      if (user !== phi && user.op === Opcode.Phi) work.push(user);
+    }
+    phi.replaceAllUsesWith(r);
+    phi.eraseFromParent();
+  };
+  for (let k = 0; k < phis.length; k++) {
+    visit(phis[k]);
+    while (work.length > 0) visit(work.pop()!);
+  }
+  const out: Instruction[] = [];
+  for (const p of phis) if (p.parent !== null) out.push(p);
+  return out;
 }
