@@ -1,0 +1,406 @@
+/**
+ * Loop-invariant code motion, after LLVM's LICM (lib/Transforms/Scalar/LICM.cpp: hoistRegion,
+ * sinkRegion, isGuaranteedToExecute) and the dragon book's §9.5.
+ *
+ * Loops are visited inner first (reverse preorder of the loop tree), each in LoopSimplify form
+ * (`simplifyLoops` runs first). In a loop, the blocks that belong to it and to no subloop are
+ * walked in reverse postorder (dominators first), and an instruction is hoisted to the
+ * preheader when its operands are defined outside the loop and
+ *  - it is safe to speculate (isSafeToSpeculate), or
+ *  - it is guaranteed to execute: its block dominates every exiting block and no call in the
+ *    loop might not return, so hoisting cannot add a trap the loop would not have hit;
+ *  - a load additionally needs no write in the loop that may alias it (stores and memory
+ *    intrinsics compared by underlying object and constant offsets; calls that write memory
+ *    cannot reach an alloca whose address never escapes); a load of an alloca or global at a
+ *    constant in-bounds offset is speculatable.
+ * Then instructions whose uses are all outside the loop are sunk: moved to the one exit block
+ * that dominates all their uses (they are pure and their block dominates that exit, so their
+ * operands there hold the values of the last iteration), or, when the uses are reached
+ * through several exits, copied into each such exit with SSA repaired by src/ssa/repair.ts.
+ *
+ * Hoisting and sinking never change the CFG; LoopSimplify might.
+ */
+import { BasicBlock } from '../ir/basic-block.js';
+import type { ConstantInt } from '../ir/constants.js';
+import { callMemoryEffect, callWillReturn, isSafeToSpeculate, mayHaveSideEffects, mayReadMemory, mayWriteMemory } from '../ir/effects.js';
+import type { Function, GlobalVariable } from '../ir/function.js';
+import { Instruction } from '../ir/instruction.js';
+import { allocSize, storeSize, structLayout } from '../ir/layout.js';
+import { Flag, Opcode } from '../ir/opcodes.js';
+import { Type, TypeKind } from '../ir/types.js';
+import { Use, Value, ValueKind } from '../ir/value.js';
+import { CFG } from '../analysis/cfg.js';
+import { computeDominators, DominatorTree } from '../analysis/dominators.js';
+import { findLoops, Loop, LoopInfo } from '../analysis/loops.js';
+import { LoopAnalysis } from './analyses.js';
+import type { FunctionPass, PassContext, PassResult } from './pass.js';
+import type { PassInfo } from './registry.js';
+import { simplifyLoops } from './loop-simplify.js';
+
+// ---- a small, conservative alias oracle ---------------------------------------------------
+
+/** A pointer as base object plus constant byte offset (null when some index is not constant). */
+export interface PointerParts {
+  base: Value;
+  offset: number | null;
+}
+
+/** Strips GEPs and pointer casts (bounded), summing constant offsets. */
+export function decomposePointer(p: Value): PointerParts {
+  let offset: number | null = 0;
+  for (let step = 0; step < 64; step++) {
+    if (p.kind !== ValueKind.Instruction) break;
+    const i = p as Instruction;
+    if (i.op === Opcode.GetElementPtr) {
+      const o = constantGepOffset(i);
+      offset = o === null || offset === null ? null : offset + o;
+      p = i.operand(0);
+    } else if (i.op === Opcode.BitCast || i.op === Opcode.AddrSpaceCast) {
+      p = i.operand(0);
+    } else break;
+  }
+  return { base: p, offset };
+}
+
+/** The byte offset a GEP adds when all its indices are constants, else null. */
+export function constantGepOffset(g: Instruction): number | null {
+  let t: Type = g.auxType!;
+  let off = 0;
+  for (let k = 1; k < g.numOperands; k++) {
+    const idx = g.operand(k);
+    if (idx.kind !== ValueKind.ConstantInt) return null;
+    const n = (idx as ConstantInt).toNumber();
+    if (k === 1) {
+      off += n * allocSize(t);
+      continue;
+    }
+    if (t.kind === TypeKind.Array || t.kind === TypeKind.Vector) {
+      t = t.elem!;
+      off += n * allocSize(t);
+    } else if (t.kind === TypeKind.Struct) {
+      const layout = structLayout(t);
+      if (n < 0 || n >= layout.offsets.length) return null;
+      off += layout.offsets[n];
+      t = t.members[n];
+    } else return null;
+  }
+  return off;
+}
+
+function isIdentifiedObject(v: Value): boolean {
+  return (v.kind === ValueKind.Instruction && (v as Instruction).op === Opcode.Alloca) || v.kind === ValueKind.GlobalVariable || v.kind === ValueKind.Function;
+}
+
+const NOCAPTURE_INTRINSICS = ['llvm.lifetime.', 'llvm.memcpy.', 'llvm.memmove.', 'llvm.memset.'];
+
+/** Escape facts of allocas, memoized per pass run. */
+export class LocalAliasOracle {
+  private escapes = new Map<Instruction, boolean>();
+
+  /** Whether the alloca's address only flows into GEPs/casts used by loads, stores (as address), compares and memory intrinsics. */
+  isNonEscapingAlloca(v: Value): boolean {
+    if (v.kind !== ValueKind.Instruction || (v as Instruction).op !== Opcode.Alloca) return false;
+    const a = v as Instruction;
+    let e = this.escapes.get(a);
+    if (e === undefined) {
+      e = computeEscapes(a);
+      this.escapes.set(a, e);
+    }
+    return !e;
+  }
+
+  /** Whether accesses of `ps` bytes at p and `qs` bytes at q may overlap. */
+  mayAlias(p: Value, ps: number, q: Value, qs: number): boolean {
+    const a = decomposePointer(p);
+    const b = decomposePointer(q);
+    if (a.base === b.base) {
+      if (a.offset === null || b.offset === null) return true;
+      return a.offset < b.offset + qs && b.offset < a.offset + ps;
+    }
+    const ia = isIdentifiedObject(a.base);
+    const ib = isIdentifiedObject(b.base);
+    if (ia && ib) return false;
+    if ((ia && this.isNonEscapingAlloca(a.base)) || (ib && this.isNonEscapingAlloca(b.base))) return false;
+    return true;
+  }
+
+  /** Whether a call that may write memory could write what a load from p reads. */
+  callMayClobber(p: Value): boolean {
+    return !this.isNonEscapingAlloca(decomposePointer(p).base);
+  }
+
+  /** Whether `size` bytes at p are known to be inside an alloca or a global. */
+  isDereferenceable(p: Value, size: number): boolean {
+    const { base, offset } = decomposePointer(p);
+    if (offset === null || offset < 0) return false;
+    let objSize = -1;
+    if (base.kind === ValueKind.Instruction && (base as Instruction).op === Opcode.Alloca) {
+      const a = base as Instruction;
+      const c = a.operand(0);
+      if (c.kind !== ValueKind.ConstantInt) return false;
+      objSize = allocSize(a.auxType!) * (c as ConstantInt).toNumber();
+    } else if (base.kind === ValueKind.GlobalVariable) {
+      const g = base as GlobalVariable;
+      if (g.attrs.linkage === 'extern_weak') return false;
+      objSize = storeSize(g.valueType);
+    }
+    return objSize >= 0 && offset + size <= objSize;
+  }
+}
+
+function computeEscapes(a: Instruction): boolean {
+  const stack: Value[] = [a];
+  const seen = new Set<Value>([a]);
+  while (stack.length > 0) {
+    const v = stack.pop()!;
+    for (let u = v.firstUse; u !== null; u = u.next) {
+      const user = u.user as Instruction;
+      switch (user.op) {
+        case Opcode.Load:
+          break;
+        case Opcode.Store:
+          if (u.index === 0) return true;
+          break;
+        case Opcode.ICmp:
+          break;
+        case Opcode.GetElementPtr:
+        case Opcode.BitCast:
+        case Opcode.AddrSpaceCast:
+          if (u.index !== 0) return true;
+          if (!seen.has(user)) {
+            seen.add(user);
+            stack.push(user);
+          }
+          break;
+        case Opcode.Call: {
+          const f = user.calledFunction();
+          if (f === null || u.index === 0 || !NOCAPTURE_INTRINSICS.some((p) => f.name.startsWith(p))) return true;
+          break;
+        }
+        default:
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
+function isMemIntrinsic(i: Instruction): boolean {
+  const f = i.calledFunction();
+  return f !== null && (f.name.startsWith('llvm.memset.') || f.name.startsWith('llvm.memcpy.') || f.name.startsWith('llvm.memmove.'));
+}
+
+// ---- the pass ----------------------------------------------------------------------------------
+
+export interface LICMStats {
+  hoisted: number;
+  hoistedLoads: number;
+  sunk: number;
+}
+
+class LoopMemorySummary {
+  /** Stores and memory intrinsics: [pointer, bytes (-1 = unknown)]. */
+  readonly writes: [Value, number][] = [];
+  /** Some call may write memory it was not given explicitly. */
+  callWrites = false;
+  /** A write we cannot describe (atomics, fences, va_arg): clobbers everything. */
+  clobberAll = false;
+  /** Some call might not return (exit, an infinite loop): nothing is guaranteed to execute after it. */
+  mayNotReturn = false;
+
+  constructor(l: Loop, cfg: CFG) {
+    for (const id of l.blocks()) {
+      for (let i = cfg.blockOf(id)!.first; i !== null; i = i.next) {
+        if (i.op === Opcode.Call) {
+          if (!callWillReturn(i)) this.mayNotReturn = true;
+          const e = callMemoryEffect(i);
+          if (e === 'write' || e === 'readwrite') {
+            if (isMemIntrinsic(i)) this.writes.push([i.arg(0), -1]);
+            else this.callWrites = true;
+          }
+        } else if (i.op === Opcode.Store) {
+          if ((i.flags & (Flag.Volatile | Flag.Atomic)) !== 0) this.clobberAll = true;
+          this.writes.push([i.operand(1), storeSize(i.operand(0).type)]);
+        } else if (mayWriteMemory(i)) {
+          this.clobberAll = true;
+        }
+      }
+    }
+  }
+}
+
+class LICM {
+  readonly stats: LICMStats = { hoisted: 0, hoistedLoads: 0, sunk: 0 };
+  private readonly alias = new LocalAliasOracle();
+
+  constructor(
+    readonly fn: Function,
+    readonly cfg: CFG,
+    readonly dt: DominatorTree,
+    readonly li: LoopInfo,
+  ) {}
+
+  run(): void {
+    const loops = this.li.loops;
+    for (let k = loops.length - 1; k >= 0; k--) this.processLoop(loops[k]);
+  }
+
+  private isInvariant(l: Loop, v: Value): boolean {
+    if (v.kind !== ValueKind.Instruction) return v.kind !== ValueKind.BasicBlock;
+    const b = (v as Instruction).parent!;
+    return !this.contains(l, b);
+  }
+
+  private contains(l: Loop, b: BasicBlock): boolean {
+    return b.id < this.cfg.n && this.cfg.blocks[b.id] === b && l.contains(b.id);
+  }
+
+  private processLoop(l: Loop): void {
+    const ph = l.preheader();
+    if (ph < 0) return;
+    const phBlock = this.cfg.blockOf(ph)!;
+    const phTerm = phBlock.terminator()!;
+    const mem = new LoopMemorySummary(l, this.cfg);
+    const exiting = l.exitingBlocks();
+    const own: BasicBlock[] = [];
+    for (const id of this.cfg.rpo) if (this.li.innermost[id] === l.index) own.push(this.cfg.blockOf(id)!);
+    const guaranteed = (b: BasicBlock): boolean => {
+      if (exiting.length === 0 || mem.mayNotReturn) return false;
+      for (const e of exiting) if (!this.dt.dominates(b.id, e)) return false;
+      return true;
+    };
+
+    for (const b of own) {
+      let g: boolean | null = null;
+      for (let i = b.first; i !== null; ) {
+        const next = i.next;
+        if (this.canHoist(l, i, mem, () => (g ??= guaranteed(b)))) {
+          i.moveBefore(phTerm);
+          this.stats.hoisted++;
+          if (i.op === Opcode.Load) this.stats.hoistedLoads++;
+        }
+        i = next;
+      }
+    }
+
+    this.sinkFromLoop(l, own);
+  }
+
+  private canHoist(l: Loop, i: Instruction, mem: LoopMemorySummary, guaranteed: () => boolean): boolean {
+    switch (i.op) {
+      case Opcode.Phi:
+      case Opcode.Alloca:
+      case Opcode.Store:
+      case Opcode.VAArg:
+      case Opcode.Fence:
+      case Opcode.AtomicCmpXchg:
+      case Opcode.AtomicRMW:
+        return false;
+      default:
+        if (i.isTerminator()) return false;
+    }
+    for (let k = 0; k < i.numOperands; k++) if (!this.isInvariant(l, i.operand(k))) return false;
+    if (i.op === Opcode.Load) {
+      if ((i.flags & (Flag.Volatile | Flag.Atomic)) !== 0) return false;
+      if (mem.clobberAll) return false;
+      const p = i.operand(0);
+      const size = storeSize(i.type);
+      if (mem.callWrites && this.alias.callMayClobber(p)) return false;
+      for (const [q, qs] of mem.writes) if (this.alias.mayAlias(p, size, q, qs < 0 ? 1 << 30 : qs)) return false;
+      return this.alias.isDereferenceable(p, size) || guaranteed();
+    }
+    if (i.op === Opcode.Call) {
+      if (mayHaveSideEffects(i)) return false;
+      if (isSafeToSpeculate(i)) return true;
+      // a read-only call that returns: like a load of anything
+      if (mayReadMemory(i) && (mem.clobberAll || mem.callWrites || mem.writes.length > 0)) return false;
+      return guaranteed();
+    }
+    if (mayHaveSideEffects(i)) return false;
+    return isSafeToSpeculate(i) || guaranteed();
+  }
+
+  /** Moves pure instructions used only after the loop into the exit block that dominates their uses. */
+  private sinkFromLoop(l: Loop, own: BasicBlock[]): void {
+    const exits = l.exitBlocks();
+    if (exits.length === 0) return;
+    for (let k = own.length - 1; k >= 0; k--) {
+      const b = own[k];
+      for (let i = b.last; i !== null; ) {
+        const prev = i.prev;
+        if (this.canSink(l, i)) {
+          const e = this.sinkTarget(l, i, exits);
+          if (e !== null) {
+            i.moveBefore(e.firstNonPhi()!);
+            this.stats.sunk++;
+          }
+        }
+        i = prev;
+      }
+    }
+  }
+
+  private canSink(l: Loop, i: Instruction): boolean {
+    if (i.op === Opcode.Phi || i.op === Opcode.Alloca || i.isTerminator() || i.firstUse === null) return false;
+    if (mayHaveSideEffects(i) || mayReadMemory(i)) return false;
+    for (let u: Use | null = i.firstUse; u !== null; u = u.next) {
+      const user = u.user as Instruction;
+      const at = user.op === Opcode.Phi ? user.blocks![u.index] : user.parent!;
+      if (this.contains(l, at)) return false;
+    }
+    return true;
+  }
+
+  /** The exit block dominated by i's block that dominates every use of i, or null. */
+  private sinkTarget(l: Loop, i: Instruction, exits: Int32Array): BasicBlock | null {
+    const def = i.parent!.id;
+    for (const e of exits) {
+      if (!this.dt.dominates(def, e)) continue;
+      let all = true;
+      for (let u = i.firstUse; u !== null && all; u = u.next) {
+        const user = u.user as Instruction;
+        const at = user.op === Opcode.Phi ? user.blocks![u.index] : user.parent!;
+        // a phi in e itself uses the value on an edge from inside the loop: not sinkable
+        if (!this.dt.dominates(e, at.id) || (user.op === Opcode.Phi && user.parent === this.cfg.blockOf(e))) all = false;
+      }
+      if (all) return this.cfg.blockOf(e);
+    }
+    return null;
+  }
+}
+
+/** Runs LICM on `fn` (LoopSimplify first); returns what it moved. */
+export function runLICM(fn: Function, ctx?: PassContext): LICMStats & { cfgChanged: boolean } {
+  const cached = ctx?.analyses.get(LoopAnalysis);
+  const s = simplifyLoops(fn, cached);
+  const cfgChanged = s.preheaders + s.backedges + s.exits > 0;
+  let li: LoopInfo;
+  if (!cfgChanged && cached !== undefined) li = cached;
+  else {
+    const cfg = new CFG(fn);
+    li = findLoops(cfg, computeDominators(cfg));
+  }
+  if (li.loops.length === 0) return { hoisted: 0, hoistedLoads: 0, sunk: 0, cfgChanged };
+  const pass = new LICM(fn, li.cfg, li.domTree, li);
+  pass.run();
+  return { ...pass.stats, cfgChanged };
+}
+
+export const licmPass: PassInfo = {
+  name: 'licm',
+  description: 'hoist loop-invariant computations to preheaders, sink computations used only after the loop',
+  create(): FunctionPass {
+    return {
+      kind: 'function',
+      name: 'licm',
+      run(fn: Function, ctx: PassContext): PassResult {
+        const r = runLICM(fn, ctx);
+        if (r.hoisted) ctx.stat('instructions hoisted', r.hoisted);
+        if (r.hoistedLoads) ctx.stat('loads hoisted', r.hoistedLoads);
+        if (r.sunk) ctx.stat('instructions sunk', r.sunk);
+        const changed = r.cfgChanged || r.hoisted + r.sunk > 0;
+        return { changed, preserved: r.cfgChanged ? 'none' : changed ? 'cfg' : 'all' };
+      },
+    };
+  },
+};
