@@ -79,87 +79,156 @@ export interface RunResult {
 
 /** Runs `module` from main. See the file comment for the contract. */
 export function runModule(module: Module, opts: RunOptions = {}): RunResult {
-  const outSink = opts.stdout ?? 'collect';
-  const errSink = opts.stderr ?? 'inherit';
-  const out = new OutStream(outSink, 1);
-  const err = new OutStream(errSink, 2);
-  const inp = new InStream(opts.stdin === undefined ? undefined : opts.stdin);
-  const S = new Machine(out, err, inp);
-  const limited = opts.maxSteps !== undefined && Number.isFinite(opts.maxSteps);
-  if (limited) {
-    S.maxSteps = opts.maxSteps!;
-    S.budget = opts.maxSteps!;
-  }
-  const externals = opts.externals ? { ...DEFAULT_EXTERNALS, ...opts.externals } : DEFAULT_EXTERNALS;
-  const lm = new LoadedModule(S, module, limited, externals);
+  return new Interpreter(module, opts).run();
+}
 
-  const collect = (r: RunResult | InterpError): void => {
-    out.flush();
-    err.flush();
-    if (outSink === 'collect') {
-      r.stdoutBytes = out.collected();
-      r.stdout = r.stdoutBytes.toString('utf8');
-    }
-    if (errSink === 'collect') {
-      r.stderrBytes = err.collected();
-      r.stderr = r.stderrBytes.toString('utf8');
-    }
-  };
+/**
+ * Calls function `name` of `module` with interpreter values (integers ≤ 32 bits as signed
+ * numbers, i1 as 0/1, wider ones as numbers or bigints, floats as numbers, pointers as
+ * numbers) and returns its result in `value`. For unit tests and tools.
+ */
+export function callFunction(module: Module, name: string, args: unknown[], opts: RunOptions = {}): RunResult & { value: unknown } {
+  const it = new Interpreter(module, opts);
+  const value = it.call(name, args);
+  return { ...it.finish(0), value };
+}
 
-  const main = module.getFunction('main');
-  if (main === undefined || main.isDeclaration()) {
-    throw new InterpError('the module has no definition of @main');
+/**
+ * A loaded module with its memory and streams: `run()` runs main once; `call()` calls any
+ * function, any number of times (globals keep their state between calls).
+ */
+export class Interpreter {
+  private readonly S: Machine;
+  private readonly lm: LoadedModule;
+  private readonly out: OutStream;
+  private readonly err: OutStream;
+
+  constructor(
+    readonly module: Module,
+    private readonly opts: RunOptions = {},
+  ) {
+    this.out = new OutStream(opts.stdout ?? 'collect', 1);
+    this.err = new OutStream(opts.stderr ?? 'inherit', 2);
+    const inp = new InStream(opts.stdin === undefined ? undefined : opts.stdin);
+    const S = (this.S = new Machine(this.out, this.err, inp));
+    const limited = opts.maxSteps !== undefined && Number.isFinite(opts.maxSteps);
+    if (limited) {
+      S.maxSteps = opts.maxSteps!;
+      S.budget = opts.maxSteps!;
+    }
+    const externals = opts.externals ? { ...DEFAULT_EXTERNALS, ...opts.externals } : DEFAULT_EXTERNALS;
+    this.lm = new LoadedModule(S, module, limited, externals);
   }
-  let exitCode = 0;
-  let stopSite = -1;
-  let stopFn = -1;
-  let fault: Fault | null = null;
-  try {
+
+  /** Runs main (with argc/argv when it takes them) and the exit handlers. */
+  run(): RunResult {
+    const main = this.module.getFunction('main');
+    if (main === undefined || main.isDeclaration()) throw new InterpError('the module has no definition of @main');
+    const S = this.S;
+    let exitCode = 0;
+    this.guard(() => {
+      try {
+        const args = mainArgs(S, main.fnType.params.length, this.opts.args ?? []);
+        const rv = S.call(this.lm.fnIndex(main), args);
+        exitCode = mainResult(rv, main.returnType.kind === TypeKind.Int);
+      } catch (e) {
+        if (!(e instanceof ExitSignal)) throw e;
+        exitCode = e.code;
+        this.noteStop(S.site);
+      }
+      this.unwind();
+      try {
+        runAtExit(S);
+      } catch (e) {
+        if (!(e instanceof ExitSignal)) throw e;
+        exitCode = e.code;
+        this.unwind();
+      }
+    });
+    return this.finish(exitCode);
+  }
+
+  /** Calls a function; exit() inside it throws an InterpError naming the exit code. */
+  call(name: string, args: unknown[]): unknown {
+    const f = this.module.getFunction(name);
+    if (f === undefined) throw new InterpError(`the module has no function @${name}`);
+    let value: unknown;
+    this.guard(() => {
+      try {
+        value = this.S.call(this.lm.fnIndex(f), args);
+      } catch (e) {
+        if (!(e instanceof ExitSignal)) throw e;
+        this.unwind();
+        throw new Fault(`exit(${e.code}) called`, -1);
+      }
+    });
+    return value;
+  }
+
+  private stopFn = -1;
+  private stopSite = -1;
+
+  private noteStop(site: number): void {
+    const S = this.S;
+    if (S.depth > 0 && site >= 0) {
+      this.stopFn = S.frames[S.depth].info!.index;
+      this.stopSite = site;
+    }
+  }
+
+  /** Pops every frame (after an exit or a fault). */
+  private unwind(): void {
+    const S = this.S;
+    S.depth = 0;
+    S.mem.popAllocas(0, 0, 0);
+  }
+
+  /** Runs `body`, turning faults into located InterpErrors (with output and stats). */
+  private guard(body: () => void): void {
+    const S = this.S;
+    let fault: Fault | null = null;
     try {
-      const args = mainArgs(S, main.fnType.params.length, opts.args ?? []);
-      const rv = S.call(lm.fnIndex(main), args);
-      exitCode = mainResult(rv, main.returnType.kind === TypeKind.Int);
+      body();
     } catch (e) {
-      if (!(e instanceof ExitSignal)) throw e;
-      exitCode = e.code;
-      if (S.depth > 0) {
-        stopSite = S.site;
-        stopFn = S.frames[S.depth].info!.index;
-      }
+      if (e instanceof Fault) fault = e;
+      else if (e instanceof RangeError && /call stack|Maximum call/i.test(e.message)) fault = new Fault('JS stack exhausted (deeply nested callbacks?)', -1);
+      else throw e;
     }
-    runAtExit(S);
-  } catch (e) {
-    if (e instanceof ExitSignal) {
-      exitCode = e.code;
-    } else if (e instanceof Fault) {
-      fault = e;
-      if (S.depth > 0 && !e.fnOnly) {
-        stopSite = e.site >= 0 ? e.site : S.site;
-        stopFn = S.frames[S.depth].info!.index;
-      }
-    } else if (e instanceof RangeError && /call stack|Maximum call/i.test(e.message)) {
-      fault = new Fault('JS stack exhausted (deeply nested callbacks?)', -1);
-    } else {
-      throw e;
-    }
-  }
-  const stats = opts.stats || fault !== null ? computeStats(S, stopFn, stopSite) : undefined;
-  if (fault !== null) {
+    if (fault === null) return;
     let where = '';
+    const site = fault.site >= 0 ? fault.site : S.site;
     if (S.depth > 0) {
       const info = S.frames[S.depth].info!;
-      const site = fault.site >= 0 ? fault.site : S.site;
       where = ' ' + locate(info.fn, fault.fnOnly || site < 0 ? null : info.insts[site] ?? null);
+      if (!fault.fnOnly) this.noteStop(site);
     }
+    this.unwind();
     const ie = new InterpError(fault.message + where);
-    collect(ie);
-    if (opts.stats) ie.stats = stats;
+    const r = this.finish(1);
+    ie.stdout = r.stdout;
+    ie.stdoutBytes = r.stdoutBytes;
+    ie.stderr = r.stderr;
+    ie.stderrBytes = r.stderrBytes;
+    ie.stats = computeStats(S, this.stopFn, this.stopSite);
     throw ie;
   }
-  const result: RunResult = { exitCode };
-  collect(result);
-  if (opts.stats) result.stats = stats;
-  return result;
+
+  /** Flushes the streams and assembles the result. */
+  finish(exitCode: number): RunResult {
+    const r: RunResult = { exitCode };
+    this.out.flush();
+    this.err.flush();
+    if ((this.opts.stdout ?? 'collect') === 'collect') {
+      r.stdoutBytes = this.out.collected();
+      r.stdout = r.stdoutBytes.toString('utf8');
+    }
+    if (this.opts.stderr === 'collect') {
+      r.stderrBytes = this.err.collected();
+      r.stderr = r.stderrBytes.toString('utf8');
+    }
+    if (this.opts.stats) r.stats = computeStats(this.S, this.stopFn, this.stopSite);
+    return r;
+  }
 }
 
 function mainResult(rv: unknown, isInt: boolean): number {
