@@ -49,7 +49,11 @@ static void print(const char *label, const big *a) {
   printf(" (%d limbs)\n", a->n);
 }
 static int digit_sum(const big *a) { int s = 0; for (int i = 0; i < a->n; i++) { int v = a->d[i]; while (v) { s += v % 10; v /= 10; } } return s; }
-static int equal(const big *a, const big *b) { return a->n == b->n && memcmp(a->d, b->d, (size_t)a->n * sizeof a->d[0]) == 0; }
+static int equal(const big *a, const big *b) {
+  if (a->n != b->n) return 0;
+  for (int i = 0; i < a->n; i++) if (a->d[i] != b->d[i]) return 0;
+  return 1;
+}
 
 int main(void) {
   big f; set_small(&f, 1);

@@ -7,7 +7,10 @@
 #   2. native -O0, native -O2,
 #      lli-19 on `clang-19 -O0 -Xclang -disable-O0-optnone -S -emit-llvm` IR and
 #      lli-19 on `clang-19 -O2 -fno-vectorize -fno-slp-vectorize -S -emit-llvm` IR
-#   all print the same stdout and exit with the same code as the sanitized build.
+#   all print the same stdout and exit with the same code as the sanitized build;
+#   3. the -O0 IR calls nothing outside the runtime subset (printf puts putchar getchar
+#      scanf malloc calloc realloc free memset memcpy memmove strlen strcmp abs labs
+#      exit abort, plus llvm.* intrinsics).
 # stdin comes from NAME.in when it exists, /dev/null otherwise.
 #
 # Usage: test/programs/check.sh [--bench] [--interp] [NAME.c ...]
@@ -87,6 +90,11 @@ for f in "${files[@]}"; do
     fi
   done
   if [ ! -s "$tmp/san.out" ]; then ok=0; why="$why no output;"; fi
+  # Only the runtime subset the interpreter implements may be called (at -O0; -O2 IR
+  # may add what clang derives from it: putc/getc on stdout/stdin, bcmp, puts, ...).
+  bad_ext=$(grep -oE '^declare [^@]*@[A-Za-z_0-9.]+' "$tmp/o0.ll" | grep -oE '@[A-Za-z_0-9.]+' |
+    grep -vE '^@(llvm\..*|printf|puts|putchar|getchar|__isoc99_scanf|malloc|calloc|realloc|free|memset|memcpy|memmove|strlen|strcmp|abs|labs|exit|abort)$' | tr '\n' ' ')
+  if [ -n "$bad_ext" ]; then ok=0; why="$why calls outside the runtime subset: $bad_ext;"; fi
   extra=""
   if grep -qE '<[0-9]+ x ' "$tmp/o2.ll"; then extra="$extra [O2 IR has vector types]"; fi
   if [ $interp -eq 1 ]; then

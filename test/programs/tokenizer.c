@@ -28,6 +28,8 @@ static const char *ops2[] = {"==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "++
 static int is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 static int is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+/* memcmp is not in the runtime subset; compare n bytes by hand */
+static int same(const char *a, const char *b, size_t n) { for (size_t i = 0; i < n; i++) if (a[i] != b[i]) return 0; return 1; }
 
 int main(void) {
   const char *src =
@@ -48,7 +50,7 @@ int main(void) {
       while (is_alpha(*p) || is_digit(*p)) p++;
       k = T_IDENT;
       for (int i = 0; keywords[i]; i++)
-        if (strlen(keywords[i]) == (size_t)(p - start) && memcmp(keywords[i], start, (size_t)(p - start)) == 0) k = T_KEYWORD;
+        if (strlen(keywords[i]) == (size_t)(p - start) && same(keywords[i], start, (size_t)(p - start))) k = T_KEYWORD;
     } else if (is_digit(*p)) {
       long v = 0;
       if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
@@ -64,8 +66,8 @@ int main(void) {
       k = T_STR;
     } else {
       size_t n = 0;
-      for (int i = 0; !n && ops3[i]; i++) if (strlen(p) >= 3 && memcmp(p, ops3[i], 3) == 0) n = 3;
-      for (int i = 0; !n && ops2[i]; i++) if (p[1] && memcmp(p, ops2[i], 2) == 0) n = 2;
+      for (int i = 0; !n && ops3[i]; i++) if (strlen(p) >= 3 && same(p, ops3[i], 3)) n = 3;
+      for (int i = 0; !n && ops2[i]; i++) if (p[1] && same(p, ops2[i], 2)) n = 2;
       if (!n) n = 1;
       k = (*p == '@' || *p == '$') ? T_BAD : T_OP;
       p += n;
