@@ -834,10 +834,10 @@ export function castExpr(op: Opcode, from: Type, to: Type, a: string): string {
       if (fb === 1) return `(0 - ${a})`;
       return a;
     case Opcode.FPToSI:
-      if (tb > 32) return tb === 64 ? `fptosi64(${a})` : `truncW(fptosi64(${a}), ${tb})`;
+      if (tb > 32) return tb === 64 ? `fptosi64(${a})` : tb > 64 ? `fptoiW(${a}, ${tb}, true)` : `truncW(fptosi64(${a}), ${tb})`;
       return tb === 32 ? `fptosi32(${a})` : norm(tb, `fptosi32(${a})`);
     case Opcode.FPToUI:
-      if (tb > 32) return tb === 64 ? `fptoui64(${a})` : `truncW(fptoui64(${a}), ${tb})`;
+      if (tb > 32) return tb === 64 ? `fptoui64(${a})` : tb > 64 ? `fptoiW(${a}, ${tb}, false)` : `truncW(fptoui64(${a}), ${tb})`;
       return tb === 32 ? `fptoui32(${a})` : norm(tb, `fptoui32(${a})`);
     case Opcode.SIToFP: {
       const toF = to.kind === TypeKind.Float;

@@ -434,7 +434,7 @@ export const RT = {
   add64: W.add64, sub64: W.sub64, mul64: W.mul64, sdiv64: W.sdiv64, udiv64: W.udiv64, srem64: W.srem64, urem64: W.urem64,
   shl64: W.shl64, lshr64: W.lshr64, ashr64: W.ashr64, and64: W.and64, or64: W.or64, xor64: W.xor64,
   ult: W.ult, trunc32: W.trunc32, truncW: W.truncW, zextW: W.zextW, binW: W.binW,
-  fptosi64: W.fptosi64, fptoui64: W.fptoui64, fptosi32: W.fptosi32, fptoui32: W.fptoui32,
+  fptosi64: W.fptosi64, fptoiW: W.fptoiW, fptoui64: W.fptoui64, fptosi32: W.fptosi32, fptoui32: W.fptoui32,
   sitofpD: W.sitofpD, sitofpF: W.sitofpF, uitofpD: W.uitofpD, uitofpF: W.uitofpF,
   popcount32: W.popcount32, ctpopW: W.ctpopW, ctlzW: W.ctlzW, cttzW: W.cttzW, bswapW: W.bswapW,
   f2i, i2f, d2l, l2d, i2p, idxN, loadT, storeT, ins1, insPath, elemOr0, insElem, bitcastValue,

@@ -206,6 +206,12 @@ export function fptoui64(x: number): Wide {
   if (x >= TWO63 && x < 18446744073709551616) return canonBig(BigInt(Math.trunc(x)) - 18446744073709551616n);
   return fptosi64(x);
 }
+/** fptosi/fptoui to widths above 64 (NaN and out of range give the minimum value). */
+export function fptoiW(x: number, bits: number, signed: boolean): Wide {
+  const lim = 2 ** (signed ? bits - 1 : bits);
+  if (x > (signed ? -lim - 1 : -1) && x < lim && x === x) return wrapW(BigInt(Math.trunc(x)), bits);
+  return wrapW(-(1n << BigInt(bits - 1)), bits);
+}
 /** fptosi/fptoui to i32 and narrower (before narrowing), as x86 does. */
 export function fptosi32(x: number): number {
   return x > -2147483649 && x < 2147483648 ? x | 0 : -2147483648;
