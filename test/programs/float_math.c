@@ -1,4 +1,4 @@
-/* Floating point algorithms: Newton iteration vs __builtin_sqrt, Simpson integration,
+/* Floating point algorithms: Newton iteration vs the sqrt intrinsic, Simpson integration,
    series, __builtin_fabs, comparisons. __builtin_elementwise_sqrt is used rather than
    __builtin_sqrt because the latter is a call to libm sqrt unless -fno-math-errno;
    the elementwise one is always llvm.sqrt.f64. No NaN or infinity is ever produced. */
