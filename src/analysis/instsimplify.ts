@@ -1109,63 +1109,64 @@ export interface SimplifyOptions {
  * the instruction itself), or null. Does not mutate anything.
  */
 export function simplifyInstruction(i: Instruction, opts: SimplifyOptions = {}): Value | null {
-  const r = simplifyInstructionRaw(i, opts);
+  const ops = i.ops;
+  const vals = new Array<Value>(ops.length);
+  for (let k = 0; k < ops.length; k++) vals[k] = ops[k].value;
+  const r = simplifyWithOperands(i, vals, opts);
   return r === i ? null : r;
 }
 
-function simplifyInstructionRaw(i: Instruction, opts: SimplifyOptions): Value | null {
+/**
+ * Simplifies instruction `i` as if its operands were `ops` (same layout as `i.ops`): what
+ * SCCP and GVN use to evaluate an instruction on lattice constants or value-number
+ * leaders. The result may be `i` itself only for phis that reference themselves.
+ */
+export function simplifyWithOperands(i: Instruction, ops: readonly Value[], opts: SimplifyOptions = {}): Value | null {
   const op = i.op;
-  const ops = i.ops;
-  if (isBinaryOp(op)) return simplifyBinOp(op, ops[0].value, ops[1].value, i.flags);
-  if (isCastOp(op)) return simplifyCast(op, ops[0].value, i.type, i.flags);
+  if (isBinaryOp(op)) return simplifyBinOp(op, ops[0], ops[1], i.flags);
+  if (isCastOp(op)) return simplifyCast(op, ops[0], i.type, i.flags);
   switch (op) {
     case Opcode.ICmp:
-      return simplifyICmp(i.pred, ops[0].value, ops[1].value);
+      return simplifyICmp(i.pred, ops[0], ops[1]);
     case Opcode.FCmp:
-      return simplifyFCmp(i.pred, ops[0].value, ops[1].value, i.flags);
+      return simplifyFCmp(i.pred, ops[0], ops[1], i.flags);
     case Opcode.Select:
-      return simplifySelect(ops[0].value, ops[1].value, ops[2].value);
+      return simplifySelect(ops[0], ops[1], ops[2]);
     case Opcode.FNeg:
-      return simplifyFNeg(ops[0].value);
+      return simplifyFNeg(ops[0]);
     case Opcode.Freeze:
-      return simplifyFreeze(ops[0].value);
+      return simplifyFreeze(ops[0]);
     case Opcode.Phi: {
       if (ops.length === 0) return null;
-      const vals = new Array<Value>(ops.length);
-      for (let k = 0; k < ops.length; k++) vals[k] = ops[k].value;
       const bb = i.parent;
       const dom = opts.dominatesPhi;
-      return simplifyPhiValues(vals, i, dom && bb ? (v) => dom(v, bb) : null);
+      return simplifyPhiValues(ops, i, dom && bb ? (v) => dom(v, bb) : null);
     }
-    case Opcode.GetElementPtr: {
-      const idx: Value[] = [];
-      for (let k = 1; k < ops.length; k++) idx.push(ops[k].value);
-      return simplifyGEP(i.auxType, ops[0].value, idx, i.flags);
-    }
+    case Opcode.GetElementPtr:
+      return simplifyGEP(i.auxType, ops[0], ops.slice(1), i.flags);
     case Opcode.Load: {
       if (i.flags & (Flag.Volatile | Flag.Atomic)) return null;
-      const p = ops[0].value;
+      const p = ops[0];
       if (p.kind === ValueKind.GlobalVariable || p.kind === ValueKind.ConstantExpr) return simplifyLoadFromConstant(p, i.type);
       return null;
     }
     case Opcode.ExtractValue: {
       // extractvalue (insertvalue agg, v, idx), idx -> v
-      const agg = ops[0].value;
+      const agg = ops[0];
       if (isInst(agg) && agg.op === Opcode.InsertValue && sameIndices(agg.indices, i.indices)) return agg.ops[1].value;
       if (isUndefOrPoison(agg)) return isPoison(agg) ? poison(i.type) : UndefValue.get(i.type);
       return null;
     }
     case Opcode.InsertValue: {
       // insertvalue agg, (extractvalue agg, idx), idx -> agg
-      const v = ops[1].value;
-      if (isInst(v) && v.op === Opcode.ExtractValue && v.ops[0].value === ops[0].value && sameIndices(v.indices, i.indices)) return ops[0].value;
+      const v = ops[1];
+      if (isInst(v) && v.op === Opcode.ExtractValue && v.ops[0].value === ops[0] && sameIndices(v.indices, i.indices)) return ops[0];
       return null;
     }
     case Opcode.Call: {
       const fn = i.calledFunction() as Function | null;
       if (fn === null || !fn.name.startsWith('llvm.')) return null;
-      const args: Value[] = [];
-      for (let k = 1; k < ops.length; k++) args.push(ops[k].value);
+      const args = ops.slice(1);
       if (fn.name.startsWith('llvm.ssa.copy')) return args[0] ?? null;
       return simplifyIntrinsic(fn.name, args, i.type);
     }

@@ -5,6 +5,9 @@
 import type { Module } from '../ir/module.js';
 import { verifyModule } from '../ir/verifier.js';
 import { dcePass } from './dce.js';
+import { lvnPass } from './lvn.js';
+import { earlyCsePass } from './early-cse.js';
+import { copypropPass } from './copyprop.js';
 import { adcePass } from './adce.js';
 import { constpropPass } from './constprop.js';
 import { sccpPass } from './sccp.js';
@@ -23,6 +26,9 @@ import { parsePipeline, registerPass, type PassInfo } from './registry.js';
 const ALL_PASSES: PassInfo[] = [
   // one entry per pass file
   dcePass,
+  lvnPass,
+  earlyCsePass,
+  copypropPass,
   adcePass,
   constpropPass,
   sccpPass,
