@@ -60,7 +60,7 @@ function noCode(): void {
   throw new Error('frame without code');
 }
 
-const MAX_DEPTH = 1_000_000;
+const MAX_DEPTH = 2_000_000;
 
 export class Machine {
   readonly mem = new Memory();
