@@ -494,7 +494,9 @@ const INLINE_MATH: Record<string, string> = {
   atan2: 'Math.atan2', sinh: 'Math.sinh', cosh: 'Math.cosh', tanh: 'Math.tanh', exp: 'Math.exp', log: 'Math.log',
   log10: 'Math.log10', log2: 'Math.log2', pow: 'Math.pow', cbrt: 'Math.cbrt', hypot: 'Math.hypot', expm1: 'Math.expm1',
   log1p: 'Math.log1p', exp2: 'exp2', fmod: 'fmod', round: 'roundC', fmin: 'fminC', fmax: 'fmaxC', rint: 'rintC',
-  nearbyint: 'rintC',
+  nearbyint: 'rintC', ldexp: 'ldexp', scalbn: 'ldexp', copysign: 'copysign', exp10: 'exp10', asinh: 'Math.asinh',
+  acosh: 'Math.acosh', atanh: 'Math.atanh', lround: 'lroundC', llround: 'lroundC', lrint: 'lrintC', llrint: 'lrintC',
+  roundeven: 'rintC', fdim: 'fdimC',
 };
 
 function emitCall(g: Gen, i: Instruction): string {

@@ -24,7 +24,7 @@ const BASES = [
   'get.rounding', 'flt.rounds', 'vector.reduce.add', 'vector.reduce.mul', 'vector.reduce.and', 'vector.reduce.or',
   'vector.reduce.xor', 'vector.reduce.smax', 'vector.reduce.smin', 'vector.reduce.umax', 'vector.reduce.umin',
   'vector.reduce.fadd', 'vector.reduce.fmul', 'vector.reduce.fmax', 'vector.reduce.fmin', 'vector.reduce.fmaximum',
-  'vector.reduce.fminimum', 'launder.invariant.group', 'strip.invariant.group', 'annotation', 'clear_cache', 'frexp',
+  'vector.reduce.fminimum', 'is.fpclass', 'launder.invariant.group', 'strip.invariant.group', 'annotation', 'clear_cache', 'frexp',
 ];
 
 /** `llvm.smax.i32` → `smax`; null when not a known intrinsic. */
@@ -170,6 +170,8 @@ export function emitIntrinsic(g: Gen, name: string, i: Instruction, args: string
       return set('1');
     case 'frexp':
       return set(`frexp(${a[0]})`);
+    case 'is.fpclass':
+      return set(lanes(i.type, [a[0]], (x) => `((fpclass(${x[0]}) & ${a[1]}) !== 0 ? 1 : 0)`));
     default:
       break;
   }

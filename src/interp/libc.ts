@@ -13,6 +13,7 @@ import { AK, TWO32 } from './memory.js';
 import { formatPrintf, type PrintfEnv } from './printf.js';
 import { BytesSource, doScanf, isSpace, parseCFloat, scanFloatText, scanInteger, type ScanSource } from './scanf.js';
 import type { OutStream } from './io.js';
+import { RT } from './runtime.js';
 import { MAX_SAFE, type Wide } from './wide.js';
 
 const SITE = -1;
@@ -867,6 +868,28 @@ export const LIBC: Record<string, ExternalFn> = {
   fabs: (S, a) => Math.abs(num(a[0])),
   fabsf: (S, a) => Math.abs(num(a[0])),
   pow: (S, a) => Math.pow(num(a[0]), num(a[1])),
+  frexp: (S, a) => {
+    const [m, e] = RT.frexp(num(a[0]));
+    S.mem.st32(num(a[1]), e, SITE);
+    return m;
+  },
+  frexpf: (S, a) => {
+    const [m, e] = RT.frexp(num(a[0]));
+    S.mem.st32(num(a[1]), e, SITE);
+    return Math.fround(m);
+  },
+  modf: (S, a) => {
+    const x = num(a[0]);
+    const ip = Number.isFinite(x) ? Math.trunc(x) : x;
+    S.mem.stf64(num(a[1]), ip, SITE);
+    return Number.isFinite(x) ? x - ip : Number.isNaN(x) ? x : 0 * Math.sign(x);
+  },
+  modff: (S, a) => {
+    const x = num(a[0]);
+    const ip = Number.isFinite(x) ? Math.trunc(x) : x;
+    S.mem.stf32(num(a[1]), ip, SITE);
+    return Number.isFinite(x) ? Math.fround(x - ip) : Number.isNaN(x) ? x : 0 * Math.sign(x);
+  },
   // process
   exit: (S, a) => {
     throw new ExitSignal(i32(a[0]) & 255);

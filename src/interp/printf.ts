@@ -151,7 +151,8 @@ export function hexFloat(x: number, prec: number, upper: boolean, alt: boolean):
     let q = frac >> drop;
     const r = frac - (q << drop);
     const half = 1n << (drop - 1n);
-    if (r > half || (r === half && (q & 1n) === 1n)) q++;
+    const odd = prec === 0 ? (lead & 1) === 1 : (q & 1n) === 1n;
+    if (r > half || (r === half && odd)) q++;
     if (q >> BigInt(prec * 4) !== 0n) {
       lead++;
       q &= (1n << BigInt(prec * 4)) - 1n;

@@ -160,6 +160,28 @@ function frexp(x: number): [number, number] {
   return [m, e];
 }
 
+/** The llvm.is.fpclass bit of x (NaNs count as quiet). */
+function fpclass(x: number): number {
+  if (x !== x) return 2;
+  const neg = x < 0 || Object.is(x, -0);
+  const a = Math.abs(x);
+  if (a === Infinity) return neg ? 4 : 512;
+  if (a === 0) return neg ? 32 : 64;
+  if (a < 2.2250738585072014e-308) return neg ? 16 : 128;
+  return neg ? 8 : 256;
+}
+
+/** lround/llround (long is 64-bit). */
+function lroundC(x: number): Wide {
+  return W.fptosi64(roundC(x));
+}
+function lrintC(x: number): Wide {
+  return W.fptosi64(rintC(x));
+}
+function fdimC(a: number, b: number): number {
+  return a > b ? a - b : a !== a || b !== b ? NaN : 0;
+}
+
 /** Exact fused multiply-add (a·b + c rounded once), through bigint arithmetic. */
 function fmaD(a: number, b: number, c: number): number {
   if (!Number.isFinite(a) || !Number.isFinite(b) || !Number.isFinite(c) || a === 0 || b === 0) return a * b + c;
@@ -438,7 +460,7 @@ export const RT = {
   sitofpD: W.sitofpD, sitofpF: W.sitofpF, uitofpD: W.uitofpD, uitofpF: W.uitofpF,
   popcount32: W.popcount32, ctpopW: W.ctpopW, ctlzW: W.ctlzW, cttzW: W.cttzW, bswapW: W.bswapW,
   f2i, i2f, d2l, l2d, i2p, idxN, loadT, storeT, ins1, insPath, elemOr0, insElem, bitcastValue,
-  roundHalf, roundBfloat, exp2, exp10, fmod, roundC, rintC, fminC, fmaxC, copysign, ldexp, frexp, fmaD,
+  roundHalf, roundBfloat, exp2, exp10, lroundC, lrintC, fdimC, fpclass, fmod, roundC, rintC, fminC, fmaxC, copysign, ldexp, frexp, fmaD,
   cttz32, bswap16, bswap32, bitrevW, fshl, fshr, withOverflow, saturate, reduce, reduceF, ptrmask,
   vaStart, loadRelative, atomicRMW, cmpXchg, fault, byvalCopy,
 };
