@@ -1,9 +1,11 @@
 /**
- * The SysY frontend's public entry points (parsing and semantic analysis;
- * IR generation lives beside it).
+ * The SysY frontend's public entry points: parsing, semantic analysis, IR generation.
  *
  *   const { program, diagnostics } = analyzeSysY(text, 'prog.sy');
  *   if (diagnostics.length) process.stderr.write(formatDiagnostics(diagnostics, text));
+ *
+ *   const { module, diagnostics } = compileSysY(text, 'prog.sy', { ssa: 'braun', optLevel: 2 });
+ *   // module is undefined iff diagnostics contain an error
  *
  * `parseSysY` reports syntax errors with panic-mode recovery (up to 20; a
  * lexical error ends the parse); `analyzeSysY` parses and, if there was no
@@ -12,8 +14,11 @@
  * valid program's tree carries the guarantees documented in ast.ts.
  */
 
+import type { Module } from '../../ir/module.js';
+import { runPipeline } from '../../passes/index.js';
 import type { Program } from './ast.js';
 import { DiagnosticBag, SourceFile, SysYError, type Diagnostic } from './diagnostics.js';
+import { generateIR, type IRGenOptions, type IRGenStats } from './irgen.js';
 import { parseProgram } from './parser.js';
 import { analyzeProgram } from './sema.js';
 
@@ -50,6 +55,39 @@ export function compileSysYToAst(source: string, fileName = '<input>'): Program 
   return r.ast;
 }
 
+export interface CompileSysYOptions extends IRGenOptions {
+  /**
+   * 0 (default): IR as generated; 1 / 2: then the standard pipeline `default<O1>` /
+   * `default<O2>` (src/passes/pipelines.ts).
+   */
+  optLevel?: number;
+  /** Promote alloca-mode output with `mem2reg` (what O1/O2 do first anyway). */
+  mem2reg?: boolean;
+}
+
+export interface CompileSysYResult {
+  /** The module; undefined iff `diagnostics` contain an error. */
+  module?: Module;
+  diagnostics: Diagnostic[];
+  /** The annotated tree (partial when there were errors). */
+  ast: Program;
+  /** What IR generation did (phis made and removed, values folded, CSE hits). */
+  stats?: IRGenStats;
+}
+
+/** Parses, checks and lowers a SysY program to IR (see irgen.ts for the two SSA modes). */
+export function compileSysY(source: string, fileName = '<input>', opts: CompileSysYOptions = {}): CompileSysYResult {
+  const r = analyzeSysY(source, fileName);
+  if (r.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: r.diagnostics, ast: r.ast };
+  const stats = {} as IRGenStats;
+  const module = generateIR(r.ast, opts, stats);
+  const level = opts.optLevel ?? 0;
+  if (level > 0) runPipeline(module, `default<O${Math.min(level, 2)}>`);
+  else if (opts.mem2reg && (opts.ssa ?? 'braun') === 'alloca') runPipeline(module, 'mem2reg');
+  return { module, diagnostics: r.diagnostics, ast: r.ast, stats };
+}
+
+export { generateIR, type IRGenOptions, type IRGenStats, type SSAMode } from './irgen.js';
 export * from './ast.js';
 export { dumpAst } from './ast-dump.js';
 export { DiagnosticBag, SourceFile, SysYError, formatDiagnostic, formatDiagnostics } from './diagnostics.js';

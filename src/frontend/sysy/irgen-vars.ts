@@ -1,0 +1,128 @@
+/**
+ * Where SysY local scalars live during IR generation — the one thing the two modes do
+ * differently:
+ *
+ *  - `AllocaVars` (`--ssa=alloca`): clang's -O0 shape. Every local scalar and every
+ *    parameter gets an entry-block alloca (`%x.addr` for parameters, stored on entry);
+ *    reads are loads, writes are stores. `mem2reg` promotes them afterwards.
+ *  - `BraunVars` (`--ssa=braun`): SSA directly, with the SSABuilder of src/ssa/builder.ts
+ *    (Braun et al., CC 2013). Each local scalar is a builder variable; reads and writes
+ *    are readVariable/writeVariable at the block being filled; blocks are sealed as soon
+ *    as IR generation has emitted all their predecessors (structured control flow makes
+ *    that immediate for every block but a loop header, sealed after the loop body).
+ *
+ * Array parameters are never assigned in SysY: Braun mode uses the argument itself.
+ * A declaration without initializer writes nothing, so a read before the first write
+ * sees the value of the previous loop iteration or `undef` — exactly what the alloca
+ * gives after mem2reg, so both modes agree even on such programs.
+ */
+import type { BasicBlock } from '../../ir/basic-block.js';
+import type { IRBuilder } from '../../ir/builder.js';
+import type { Function } from '../../ir/function.js';
+import type { Instruction } from '../../ir/instruction.js';
+import type { Type } from '../../ir/types.js';
+import type { Argument, Value } from '../../ir/value.js';
+import { simplifyPhiValues } from '../../analysis/instsimplify.js';
+import { SSABuilder } from '../../ssa/builder.js';
+import type { VarDecl } from './ast.js';
+
+/** What a variable model needs from the function being generated. */
+export interface VarHost {
+  readonly fn: Function;
+  readonly b: IRBuilder;
+  /** A new alloca at the top of the entry block. */
+  entryAlloca(type: Type, name: string): Instruction;
+  /** The LLVM type of a scalar or array-parameter declaration. */
+  typeOf(d: VarDecl): Type;
+}
+
+export interface VarModel {
+  /** A parameter (scalar or array) and its incoming argument; called in the entry block. */
+  param(d: VarDecl, arg: Argument): void;
+  /** A local scalar's declaration (its initializer, if any, follows as a write). */
+  local(d: VarDecl): void;
+  read(d: VarDecl, bb: BasicBlock): Value;
+  write(d: VarDecl, bb: BasicBlock, v: Value): void;
+  /** All predecessors of `bb` (which is in the function) exist. */
+  seal(bb: BasicBlock): void;
+  /** The function is complete. */
+  finish(): void;
+}
+
+export class AllocaVars implements VarModel {
+  /** Alloca per declaration id (program-wide ids, so one array serves every function). */
+  private readonly slot: Instruction[] = [];
+  constructor(private readonly h: VarHost) {}
+
+  param(d: VarDecl, arg: Argument): void {
+    const a = this.h.entryAlloca(arg.type, d.name + '.addr');
+    this.slot[d.id] = a;
+    this.h.b.store(arg, a);
+  }
+  local(d: VarDecl): void {
+    this.slot[d.id] = this.h.entryAlloca(this.h.typeOf(d), d.name);
+  }
+  read(d: VarDecl): Value {
+    return this.h.b.load(this.h.typeOf(d), this.slot[d.id]);
+  }
+  write(d: VarDecl, _bb: BasicBlock, v: Value): void {
+    this.h.b.store(v, this.slot[d.id]);
+  }
+  seal(): void {}
+  finish(): void {}
+}
+
+export interface BraunStats {
+  phisCreated: number;
+  phisRemovedTrivial: number;
+  phisRemovedByHook: number;
+}
+
+export class BraunVars implements VarModel {
+  readonly ssa: SSABuilder;
+  /** Builder variable per declaration id, valid for declarations of this function. */
+  private readonly varOf: Int32Array;
+  /** Array parameters: the argument itself. */
+  private readonly direct: Value[] = [];
+
+  constructor(
+    private readonly h: VarHost,
+    declCount: number,
+    fold: boolean,
+  ) {
+    this.varOf = new Int32Array(Math.max(1, declCount));
+    // On-the-fly phi folding: phi(v, undef, v) is v when v is a constant or an argument
+    // (values that dominate everything); other undef merges need dominance, which the
+    // builder does not have yet, so they stay (as in plain Cytron SSA).
+    const hook = fold ? (phi: Instruction): Value | null => simplifyPhiValues(phi.operands(), phi, null) : null;
+    this.ssa = new SSABuilder(h.fn, { simplifyPhi: hook });
+  }
+
+  param(d: VarDecl, arg: Argument): void {
+    if (d.type.kind === 'pointer') {
+      this.direct[d.id] = arg;
+      return;
+    }
+    const v = this.ssa.declareVariable(arg.type, d.name);
+    this.varOf[d.id] = v;
+    this.ssa.writeVariable(v, this.h.b.insertBlock!, arg);
+  }
+  local(d: VarDecl): void {
+    this.varOf[d.id] = this.ssa.declareVariable(this.h.typeOf(d), d.name);
+  }
+  read(d: VarDecl, bb: BasicBlock): Value {
+    if (d.type.kind === 'pointer') return this.direct[d.id];
+    return this.ssa.readVariable(this.varOf[d.id], bb);
+  }
+  write(d: VarDecl, bb: BasicBlock, v: Value): void {
+    this.ssa.writeVariable(this.varOf[d.id], bb, v);
+  }
+  seal(bb: BasicBlock): void {
+    this.ssa.sealBlock(bb);
+  }
+  finish(): void {}
+
+  get stats(): BraunStats {
+    return this.ssa.stats;
+  }
+}
