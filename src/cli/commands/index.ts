@@ -8,6 +8,7 @@ import { register as dotCommand } from './dot.js';
 import { registerOpt } from './opt.js';
 import { registerVerify } from './verify.js';
 import { register as runCommand } from './run.js';
+import { register as compileCommand } from './compile.js';
 
 const registrars: ((program: Command) => void)[] = [
   // one line per command, e.g. `runCommand,` imported from './run.js'
@@ -16,6 +17,7 @@ const registrars: ((program: Command) => void)[] = [
   registerOpt,
   registerVerify,
   runCommand,
+  compileCommand,
 ];
 
 export function registerAll(program: Command): void {

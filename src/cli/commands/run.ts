@@ -3,17 +3,18 @@
  * the process's stdin/stdout and exits with main's result & 255 (exit(n) & 255, 134 for
  * abort()). A runtime error prints `ssakit: runtime error: … in @f, block %b: <instruction>`
  * and exits with 1. `--stats` prints the dynamic instruction counts to stderr. A `.sy` file
- * is compiled first by the SysY frontend (src/frontend/sysy: compileSysY). Wiring only:
+ * is compiled first by the SysY frontend (src/frontend/sysy: compileSysY), with `compile`'s
+ * `--ssa`, `--no-fold` and `-O` options (its errors print as `compile` prints them). Wiring only:
  * see src/interp/index.ts.
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import type { Module } from '../../ir/module.js';
 import { formatStats, InterpError, runModule } from '../../interp/index.js';
 import { parseModule } from '../../text/parser.js';
-import { CliError, loadedSources, readInput, writeStderr } from '../common.js';
+import { loadedSources, readInput, writeStderr } from '../common.js';
+import { addSysYOptions, compileSysYOrThrow, sysyCompileOptions, type SysYFlags } from './compile.js';
 
-interface RunFlags {
+interface RunFlags extends SysYFlags {
   stats?: boolean;
   maxSteps?: number;
 }
@@ -24,32 +25,19 @@ function positiveInt(v: string): number {
   return n;
 }
 
-/** Compiles SysY source with the frontend, when the frontend provides compileSysY. */
-async function loadSysY(source: string, fileName: string): Promise<Module> {
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import('../../frontend/sysy/index.js')) as Record<string, unknown>;
-  } catch {
-    throw new CliError('ssakit run: error: SysY frontend not available');
-  }
-  const compile = mod.compileSysY as ((src: string, file: string, opts?: unknown) => unknown) | undefined;
-  if (typeof compile !== 'function') throw new CliError('ssakit run: error: SysY frontend not available (no compileSysY)');
-  const r = compile(source, fileName, {}) as Module | { module: Module };
-  return 'module' in r && r.module !== undefined && !('functions' in r) ? r.module : (r as Module);
-}
-
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('run')
     .description('run a module from main with checked memory (like lli); exit code = main\'s result & 255')
     .argument('<file>', 'LLVM IR text file (.ll), SysY source (.sy), or - for stdin')
     .argument('[args...]', 'arguments for the program (argv[1..])')
     .option('--stats', 'print the number of executed instructions, total and per opcode, to stderr')
-    .option('--max-steps <n>', 'stop with a runtime error after N instructions', positiveInt)
-    .action(async (file: string, args: string[], flags: RunFlags) => {
+    .option('--max-steps <n>', 'stop with a runtime error after N instructions', positiveInt);
+  // for .sy files: how to compile (see `ssakit compile`)
+  addSysYOptions(cmd).action(async (file: string, args: string[], flags: RunFlags) => {
       const text = readInput(file);
       loadedSources.set(file, text);
-      const m = file.endsWith('.sy') ? await loadSysY(text, file) : parseModule(text, file);
+      const m = file.endsWith('.sy') ? compileSysYOrThrow(text, file, sysyCompileOptions(flags)) : parseModule(text, file);
       try {
         const r = runModule(m, { stdin: 'inherit', stdout: 'inherit', stderr: 'inherit', stats: flags.stats, maxSteps: flags.maxSteps, args });
         if (r.stats) writeStderr(formatStats(r.stats));

@@ -15,7 +15,8 @@
  */
 
 import type { Module } from '../../ir/module.js';
-import { runPipeline } from '../../passes/index.js';
+import { ensureRegistered, runPipeline } from '../../passes/index.js';
+import { pipelineNames } from '../../passes/registry.js';
 import type { Program } from './ast.js';
 import { DiagnosticBag, SourceFile, SysYError, type Diagnostic } from './diagnostics.js';
 import { generateIR, type IRGenOptions, type IRGenStats } from './irgen.js';
@@ -82,9 +83,17 @@ export function compileSysY(source: string, fileName = '<input>', opts: CompileS
   const stats = {} as IRGenStats;
   const module = generateIR(r.ast, opts, stats);
   const level = opts.optLevel ?? 0;
-  if (level > 0) runPipeline(module, `default<O${Math.min(level, 2)}>`);
+  if (level > 0) runPipeline(module, `default<O${standardLevel(level)}>`);
   else if (opts.mem2reg && (opts.ssa ?? 'braun') === 'alloca') runPipeline(module, 'mem2reg');
   return { module, diagnostics: r.diagnostics, ast: r.ast, stats };
+}
+
+/** The highest standard pipeline ≤ `level` that exists (O2 falls back to O1 until it is defined). */
+function standardLevel(level: number): number {
+  ensureRegistered();
+  const names = new Set(pipelineNames());
+  for (let k = Math.min(level, 2); k > 1; k--) if (names.has(`O${k}`)) return k;
+  return 1;
 }
 
 export { generateIR, type IRGenOptions, type IRGenStats, type SSAMode } from './irgen.js';
