@@ -11,6 +11,19 @@ import { registerPipeline } from './registry.js';
 export const PIPELINES: Record<string, string> = {
   O0: '',
   O1: 'mem2reg,instsimplify,sccp,simplifycfg,early-cse,adce,simplifycfg',
+  O2: [
+    // build SSA and clean up, so the inliner sees honest sizes
+    'mem2reg,instcombine,simplifycfg,sccp,adce',
+    // bottom-up inlining over the call graph
+    'inline',
+    // the function simplification pipeline, repeated while it finds work
+    'fixpoint<3>(' +
+      [
+        'instcombine', 'simplifycfg', 'sccp', 'early-cse', 'jump-threading', 'simplifycfg', 'tailcallelim',
+        'loop-simplify', 'loop-rotate', 'licm', 'indvars', 'gvn', 'instcombine', 'adce', 'simplifycfg', 'dce',
+      ].join(',') +
+      ')',
+  ].join(','),
 };
 
 export function registerStandardPipelines(): void {
