@@ -289,6 +289,12 @@ export class SSABuilder {
     return this.newPhi(variable, block);
   }
 
+  /** The predecessors the builder sees for `block`, one entry per edge (edges from one block adjacent). */
+  predecessorsOf(block: BasicBlock): readonly BasicBlock[] {
+    this.blockId(block);
+    return this.predsOf(block);
+  }
+
   /** Ends the pending state of a phi made by `createPendingPhi` and tries to remove it. */
   completePhi(phi: Instruction): Value {
     this.setFlag(phi, this.flagOf(phi) & ~PENDING);
