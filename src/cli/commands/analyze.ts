@@ -1,11 +1,12 @@
 /**
  * `ssakit analyze FILE.ll`: CFG, dominators, frontiers, post-dominators, control dependence,
- * loops and liveness of every defined function, as JSON (`--json`) or text; `--trace=df|idf`
- * prints the frontier / IDF algorithm step by step. Wiring only: see src/analysis/report.ts.
+ * loops and liveness of every defined function, as JSON (`--json`) or text; `--trace=df|idf|mem2reg`
+ * prints the frontier / IDF / phi-placement algorithm step by step. Wiring only: see src/analysis/report.ts.
  */
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { analyzeModule, reportToJson, reportToText, selectFunctions, traceFrontier, traceIdf } from '../../analysis/report.js';
+import { traceMem2Reg } from '../../ssa/mem2reg.js';
 import { parseModule } from '../../text/parser.js';
 import { CliError, loadedSources, readInput, writeOutput } from '../common.js';
 
@@ -14,7 +15,7 @@ interface AnalyzeFlags {
   dom: 'chk' | 'seminca';
   df: 'runner' | 'cytron';
   json?: boolean;
-  trace?: 'df' | 'idf';
+  trace?: 'df' | 'idf' | 'mem2reg';
   defs?: string;
   output?: string;
 }
@@ -28,7 +29,7 @@ export function register(program: Command): void {
     .addOption(new Option('--dom <algorithm>', 'dominator algorithm').choices(['chk', 'seminca']).default('seminca'))
     .addOption(new Option('--df <algorithm>', 'dominance frontier algorithm').choices(['runner', 'cytron']).default('runner'))
     .option('--json', 'one JSON document instead of text')
-    .addOption(new Option('--trace <what>', 'print the frontier (df) or iterated frontier (idf) algorithm step by step').choices(['df', 'idf']))
+    .addOption(new Option('--trace <what>', 'print the frontier (df), iterated frontier (idf) or phi placement (mem2reg) algorithm step by step').choices(['df', 'idf', 'mem2reg']))
     .option('--defs <blocks>', 'with --trace=idf: comma-separated definition blocks (default: the store blocks of each alloca)')
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .action((file: string, flags: AnalyzeFlags) => {
@@ -43,11 +44,14 @@ export function register(program: Command): void {
             throw new Error(`--trace needs one function: pass --function NAME (defined: ${fns.map((f) => '@' + f.name).join(', ') || 'none'})`);
           }
           const opts = { dom: flags.dom, df: flags.df };
-          const lines =
-            flags.trace === 'df'
-              ? traceFrontier(fns[0], opts)
-              : traceIdf(fns[0], flags.defs === undefined ? undefined : flags.defs.split(',').map((s) => s.trim()).filter((s) => s !== ''), opts);
-          out = lines.join('\n') + '\n';
+          if (flags.trace === 'mem2reg') out = traceMem2Reg(fns[0]);
+          else {
+            const lines =
+              flags.trace === 'df'
+                ? traceFrontier(fns[0], opts)
+                : traceIdf(fns[0], flags.defs === undefined ? undefined : flags.defs.split(',').map((s) => s.trim()).filter((s) => s !== ''), opts);
+            out = lines.join('\n') + '\n';
+          }
         } else {
           const reports = analyzeModule(m, { dom: flags.dom, df: flags.df, functionName: flags.function });
           out = flags.json ? reportToJson(reports) : reportToText(reports);
