@@ -235,6 +235,7 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
     totalUses += live[v].numUses;
   }
   const names: string[] = trace !== null ? live.map((a) => vname(a)) : [];
+  const phiOwner = trace !== null ? new Map<Instruction, string>() : null;
 
   // 1. one scan in layout order: each variable's accesses in program order, its stores, and
   //    for each block it touches whether the first access there is a load (live-in seed)
@@ -380,7 +381,7 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
         continue;
       }
       remainingFromSingleStore = true;
-      if (trace !== null) trace(`${names[v]}: stored once in ${bname(cfg.blocks[sb]!)}, but ${remaining} load(s) are not dominated by the store: general case`);
+      if (trace !== null) trace(`${names[v]}: stored once in ${bname(cfg.blocks[sb]!)}, but ${remaining} load(s) are not dominated by the store: phis by the iterated dominance frontier`);
     } else if (nBlocks[v] === 1 && !(accStore[head[v]] === 0)) {
       // single block, first access a store: a linear sweep
       let cur: Value = UndefValue.get(type);
@@ -445,10 +446,14 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
     const phiBlocks = idf.result.slice(0, m);
     phiBlocks.sort((a, b) => layoutIndex[a] - layoutIndex[b]);
     if (trace !== null) {
-      const nm = (ids: ArrayLike<number>): string => `{${Array.from(ids, (b) => bname(cfg.blocks[b]!)).sort().join(', ')}}`;
+      const nm = (ids: ArrayLike<number>): string =>
+        `{${Array.from(ids)
+          .sort((a, b) => layoutIndex[a] - layoutIndex[b])
+          .map((b) => bname(cfg.blocks[b]!))
+          .join(', ')}}`;
       const liveList: number[] = [];
       for (const b of cfg.order) if (liveMark[b] === mark && depth[b] >= 0) liveList.push(b);
-      trace(`${names[v]}: ${nStores[v]} store(s), general case`);
+      if (!remainingFromSingleStore) trace(`${names[v]}: ${nStores[v]} stores in ${nBlocks[v]} blocks: phis by the iterated dominance frontier`);
       trace(`  defining blocks: ${nm(defs.subarray(0, nDefs))}`);
       trace(`  blocks whose first access is a load: ${nm(seeds!)}; live-in blocks: ${nm(liveList)}`);
       const full = idf.calculate(defs, nDefs, null, 0);
@@ -465,6 +470,7 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
       phi.blocks = [];
       phi.name = `${ai.name}.${version++}`;
       bb.prepend(phi);
+      if (phiOwner !== null) phiOwner.set(phi, names[v]);
       newPhis.push(phi);
       newPhiVar.push(v);
     }
@@ -487,7 +493,7 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
   if (opts.simplifyPhis !== false && newPhis.length > 0) {
     remaining = simplifyPhisLikeLLVM(newPhis, dt, (phi, r) => {
       stats.phisRemoved++;
-      if (trace !== null) trace(`phi ${phi.name} in ${bname(phi.parent!)} merges ${r.kind === ValueKind.Undef ? 'only undef' : `only ${vname(r)} (ignoring itself and undef; ${vname(r)} dominates it)`}: replaced`);
+      if (trace !== null) trace(`the phi of ${phiOwner!.get(phi)} in ${bname(phi.parent!)} merges ${r.kind === ValueKind.Undef ? 'only undef' : `only ${vname(r)} (ignoring itself and undef; ${vname(r)} dominates it)`}: replaced`);
     });
   }
   if (nGeneral > 0) addPoisonForUnreachablePredecessors(remaining, dt);
