@@ -21,6 +21,8 @@
  *    Phi operands are live-out of the incoming block only; phi results are not live-in.
  */
 import type { Function } from '../ir/function.js';
+import type { Instruction } from '../ir/instruction.js';
+import type { Value } from '../ir/value.js';
 import type { Module } from '../ir/module.js';
 import { Opcode } from '../ir/opcodes.js';
 import { functionSlots } from '../text/slots.js';
@@ -82,7 +84,7 @@ export function analyzeFunction(fn: Function, opts: AnalyzeOptions = {}): Functi
   const live = liveness(cfg);
   const lay = cfg.layoutIndex;
   const list = (ids: ArrayLike<number>): string[] => Array.from(ids).sort((a, b) => lay[a] - lay[b]).map((id) => names[id]);
-  const valueName = (v: import('../ir/value.js').Value): string => '%' + (slots.nameOf(v) ?? '?');
+  const valueName = (v: Value): string => '%' + (slots.nameOf(v) ?? '?');
 
   const r: FunctionReport = {
     name: fn.name,
@@ -229,7 +231,7 @@ export function traceIdf(fn: Function, defs?: string[], opts: AnalyzeOptions = {
         if (i.op !== Opcode.Alloca) continue;
         const blocks: number[] = [];
         for (let u = i.firstUse; u !== null; u = u.next) {
-          const user = u.user as import('../ir/instruction.js').Instruction;
+          const user = u.user as Instruction;
           if (user.op === Opcode.Store && u.index === 1 && user.parent !== null && !blocks.includes(user.parent.id)) blocks.push(user.parent.id);
         }
         if (blocks.length > 0) sets.push({ label: `stores to %${slots.nameOf(i)}`, blocks: blocks.sort((x, y) => cfg.layoutIndex[x] - cfg.layoutIndex[y]) });
