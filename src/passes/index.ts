@@ -19,6 +19,9 @@ import { inlinePass } from './inline.js';
 import { tailcallelimPass } from './tailcallelim.js';
 import { instsimplifyPass } from './instsimplify.js';
 import { instcombinePass } from './instcombine.js';
+import { jumpThreadingPass } from './jump-threading.js';
+import { loopRotatePass } from './loop-rotate.js';
+import { indvarsPass } from './indvars.js';
 import { SSA_PASSES } from '../ssa/passes.js';
 import { Instrumentation, PassManager } from './pass-manager.js';
 import { registerStandardPipelines } from './pipelines.js';
@@ -42,6 +45,9 @@ const ALL_PASSES: PassInfo[] = [
   instsimplifyPass,
   instcombinePass,
   ...SSA_PASSES,
+  jumpThreadingPass,
+  loopRotatePass,
+  indvarsPass,
 ];
 
 let registered = false;
