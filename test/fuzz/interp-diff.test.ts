@@ -1,0 +1,48 @@
+/**
+ * Fuzz suite (npm run test:fuzz): the interpreter against lli-19 on many generated C
+ * programs (SSAKIT_FUZZ_N, default 500, from seed SSAKIT_FUZZ_SEED, default 1000) and Csmith
+ * programs (SSAKIT_CSMITH_N, default 100), at -O0 and -O2.
+ */
+import { describe, it } from 'vitest';
+import { clangToLL, hasLlvm, LLVM_MISSING } from '../helpers/llvm.js';
+import { csmithProgram, CSMITH_MISSING, expectSameAsLli, hasCsmith, LEVELS, lliOracle } from '../interp/diff-helpers.js';
+
+const N = Number(process.env.SSAKIT_FUZZ_N ?? 500);
+const SEED = Number(process.env.SSAKIT_FUZZ_SEED ?? 1000);
+const CSMITH_N = Number(process.env.SSAKIT_CSMITH_N ?? 100);
+const llvm = hasLlvm();
+
+let generate: ((seed: number) => string) | null = null;
+try {
+  generate = ((await import('../../src/fuzz/c-gen.js')) as { generateCProgram: (seed: number) => string }).generateCProgram;
+} catch {
+  generate = null;
+}
+
+describe.skipIf(!llvm || generate === null)(`interpreter vs lli-19: ${N} generated programs from seed ${SEED}`, () => {
+  for (let seed = SEED; seed < SEED + N; seed++) {
+    it(`generateCProgram(${seed})`, () => {
+      const src = generate!(seed);
+      for (const level of LEVELS) expectSameAsLli(src, `gen-${seed}`, level);
+    });
+  }
+});
+
+describe.skipIf(!llvm || !hasCsmith())(`interpreter vs lli-19: ${CSMITH_N} Csmith programs`, () => {
+  for (let seed = 100; seed < 100 + CSMITH_N; seed++) {
+    for (const level of LEVELS) {
+      it(`csmith --seed ${seed} -${level}`, () => {
+        const { source, flags } = csmithProgram(seed);
+        if (level === 'O2' && lliOracle(clangToLL(source, 'O0', flags, `csmith-${seed}`), undefined, 10_000) === null) return;
+        expectSameAsLli(source, `csmith-${seed}`, level, undefined, flags, 10_000);
+      });
+    }
+  }
+});
+
+describe('oracles', () => {
+  if (!llvm) it.skip(LLVM_MISSING, () => {});
+  if (llvm && generate === null) it.skip('src/fuzz/c-gen.ts (generateCProgram) not found: skipping generated programs', () => {});
+  if (llvm && !hasCsmith()) it.skip(CSMITH_MISSING, () => {});
+  it('are probed', () => {});
+});

@@ -1,0 +1,64 @@
+/**
+ * THE differential test: every C program of test/programs (with NAME.in as stdin), 100
+ * programs of the seeded generator and a dozen Csmith programs, each compiled by clang-19
+ * at -O0 and at -O2, must print the same bytes and exit with the same code in the
+ * interpreter as under lli-19. Compiled IR and lli results are cached by content hash.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'vitest';
+import { clangToLL, hasLlvm, listPrograms, LLVM_MISSING } from '../helpers/llvm.js';
+import { csmithProgram, CSMITH_MISSING, expectSameAsLli, hasCsmith, LEVELS, lliOracle } from './diff-helpers.js';
+
+const llvm = hasLlvm();
+const programs = listPrograms('test/programs');
+
+let generate: ((seed: number) => string) | null = null;
+try {
+  generate = ((await import('../../src/fuzz/c-gen.js')) as { generateCProgram: (seed: number) => string }).generateCProgram;
+} catch {
+  generate = null;
+}
+
+const GEN_N = 100;
+const CSMITH_N = 14;
+
+describe.skipIf(!llvm)('interpreter vs lli-19 on test/programs', () => {
+  for (const p of programs) {
+    for (const level of LEVELS) {
+      it(`${p.name} -${level}`, () => {
+        expectSameAsLli(readFileSync(p.path, 'utf8'), p.name, level, p.stdin);
+      });
+    }
+  }
+});
+
+describe.skipIf(!llvm || generate === null)(`interpreter vs lli-19 on ${GEN_N} generated programs`, () => {
+  for (let seed = 1; seed <= GEN_N; seed++) {
+    it(`generateCProgram(${seed})`, () => {
+      const src = generate!(seed);
+      for (const level of LEVELS) expectSameAsLli(src, `gen-${seed}`, level);
+    });
+  }
+});
+
+describe.skipIf(!llvm || !hasCsmith())(`interpreter vs lli-19 on ${CSMITH_N} Csmith programs`, () => {
+  // seeds whose program does not finish under lli-19 within 10 s at -O0 are skipped
+  // (about one in eight Csmith programs runs for minutes); each level is its own test
+  for (let seed = 1; seed <= CSMITH_N; seed++) {
+    for (const level of LEVELS) {
+      it(`csmith --seed ${seed} -${level}`, () => {
+        const { source, flags } = csmithProgram(seed);
+        if (level === 'O2' && lliOracle(clangToLL(source, 'O0', flags, `csmith-${seed}`), undefined, 10_000) === null) return;
+        expectSameAsLli(source, `csmith-${seed}`, level, undefined, flags, 10_000);
+      });
+    }
+  }
+});
+
+describe('oracles', () => {
+  // a skipped test whose title says why, when a tool is missing
+  if (!llvm) it.skip(LLVM_MISSING, () => {});
+  if (llvm && generate === null) it.skip('src/fuzz/c-gen.ts (generateCProgram) not found: skipping generated programs', () => {});
+  if (llvm && !hasCsmith()) it.skip(CSMITH_MISSING, () => {});
+  it('are probed', () => {});
+});
