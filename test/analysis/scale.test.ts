@@ -47,7 +47,6 @@ describe('scale', () => {
   it('1,000,000 blocks in a straight line', () => {
     const n = 1_000_000;
     const fn = straightLine(n);
-    const t0 = performance.now();
     const cfg = new CFG(fn);
     for (const algorithm of ['chk', 'seminca'] as const) {
       const dt = computeDominators(cfg, { algorithm });
@@ -65,7 +64,7 @@ describe('scale', () => {
     expect(findLoops(cfg, dt).loops.length).toBe(0);
     expect(liveness(cfg).liveIn(n - 1)).toEqual([]);
     expect(verifyFunction(fn)).toEqual([]);
-    expect(performance.now() - t0).toBeLessThan(30_000);
+    // (no timing assertion: timings live in bench/dominators.ts, the machine is shared)
   });
 
   it('10,000 nested loops', () => {

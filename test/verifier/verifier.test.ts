@@ -561,7 +561,7 @@ b:
 });
 
 describe('scale', () => {
-  it('verifies a 300,000-instruction function in linear time', () => {
+  it('verifies a 300,000-instruction function', () => {
     const f = setup(i32);
     let v = A(f, 0);
     let bb = f.entry;
@@ -574,9 +574,7 @@ describe('scale', () => {
     }
     void bb;
     f.b.ret(v);
-    const t0 = performance.now();
-    clean(f.fn);
-    expect(performance.now() - t0).toBeLessThan(5000);
+    clean(f.fn); // timing: see bench/; here only that it completes
   });
 });
 
