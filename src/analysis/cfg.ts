@@ -14,7 +14,7 @@
  */
 import type { BasicBlock } from '../ir/basic-block.js';
 import type { Function } from '../ir/function.js';
-import { ValueKind } from '../ir/value.js';
+import { Opcode } from '../ir/opcodes.js';
 import { DepthFirst, Graph, transpose } from './graph.js';
 
 export class CFG implements Graph {
@@ -70,12 +70,28 @@ export class CFG implements Graph {
       lstart[i] = m;
       const t = blocks[id]!.last;
       if (t === null || !t.isTerminator()) continue;
-      const ns = t.numSuccessors();
-      for (let s = 0; s < ns; s++) {
-        const target = t.successor(s);
-        if (target.kind !== ValueKind.BasicBlock || target.parent !== fn) continue;
+      // Successor slots read straight from the operand layout (br: [dest] | [cond, t, f];
+      // switch: [cond, default, v0, bb0, ...]; indirectbr: [addr, bb...]).
+      const ops = t.ops;
+      const nops = ops.length;
+      let first: number;
+      let step: number;
+      if (t.op === Opcode.Br) {
+        first = nops === 1 ? 0 : 1;
+        step = 1;
+      } else if (t.op === Opcode.Switch) {
+        first = 1;
+        step = 2;
+      } else if (t.op === Opcode.IndirectBr) {
+        first = 1;
+        step = 1;
+      } else continue;
+      for (let s = first; s < nops; s += step) {
+        const target = ops[s].value as BasicBlock;
+        // `blocks[target.id] === target` implies a block of this function (anything else
+        // has no such id or names another object).
         const tid = target.id;
-        if (tid < 0 || tid >= n || blocks[tid] !== target || stamp[tid] === id) continue;
+        if (!(tid >= 0 && tid < n) || blocks[tid] !== target || stamp[tid] === id) continue;
         stamp[tid] = id;
         if (m === edges.length) {
           const grown = new Int32Array(m * 2);
@@ -91,7 +107,10 @@ export class CFG implements Graph {
     for (let i = 0; i < k; i++) off[order[i] + 1] = lstart[i + 1] - lstart[i];
     for (let v = 0; v < n; v++) off[v + 1] += off[v];
     const succById = new Int32Array(m);
-    for (let i = 0; i < k; i++) succById.set(edges.subarray(lstart[i], lstart[i + 1]), off[order[i]]);
+    for (let i = 0; i < k; i++) {
+      let o = off[order[i]];
+      for (let j = lstart[i]; j < lstart[i + 1]; j++) succById[o++] = edges[j];
+    }
     this.succOff = off;
     this.succ = succById;
     // Predecessors in layout order of the source: transpose visits sources by id, so map
