@@ -15,7 +15,8 @@
  * replaced by their preheader values; the preheader then branches like the header did; the
  * exit and the in-loop successor get entries for it; every value of the old header used
  * beyond it now has two definitions and is repaired by SSA repair (`repairSSA`). Then the
- * preheader→body and preheader→exit edges are split (a new preheader and a dedicated exit)
+ * preheader→body edge is split (a new preheader), the loop's edges into the exit get a
+ * block of their own (the exit stays dedicated)
  * and the old header is merged into the old latch, which now ends in the test: the loop's
  * header is the old body and its latch is the exiting block. Inner loops are rotated first;
  * each loop at most once per run.
@@ -35,7 +36,7 @@ import { LoopAnalysis } from './analyses.js';
 import type { FunctionPass, PassContext, PassResult } from './pass.js';
 import type { PassInfo } from './registry.js';
 import { repairSSA, type RepairGroup } from './jump-threading.js';
-import { simplifyLoops, splitEdge } from './loop-simplify.js';
+import { simplifyLoops, splitBlockPredecessors, splitEdge } from './loop-simplify.js';
 import { mergeSuccessorIntoBlock } from './simplifycfg.js';
 
 export interface LoopRotateOptions {
@@ -128,7 +129,9 @@ function rotate(fn: Function, l: Loop, cfg: CFG): void {
   const exit = inLoopSucc === s0 ? s1 : s0;
   if (!known) {
     splitEdge(ph, inLoopSucc, inLoopSucc.name === '' ? '' : inLoopSucc.name + '.lr.ph');
-    if (exit.predecessors().length > 1) splitEdge(ph, exit, exit.name === '' ? '' : exit.name + '.loopexit');
+    // keep the exit dedicated: the loop's edges into it go through a block of their own
+    const inside = exit.predecessors().filter((p) => p !== ph);
+    if (inside.length > 0) splitBlockPredecessors(exit, inside, exit.name === '' ? '' : exit.name + '.loopexit');
   }
   mergeSuccessorIntoBlock(latch, h);
 }

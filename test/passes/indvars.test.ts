@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { countOps, opt, sameResults, stat } from './cfg-helpers.js';
+
+describe('indvars', () => {
+  it('strength-reduces a derived IV: i*c+d becomes an added IV, the multiplication goes', () => {
+    const ir = `
+define i32 @f(i32 %n, i32 %c) {
+entry:
+  br label %h
+h:
+  %i = phi i32 [ 3, %entry ], [ %i1, %h ]
+  %s = phi i32 [ 0, %entry ], [ %s1, %h ]
+  %m = mul i32 %i, %c
+  %d = add i32 %m, 5
+  %s1 = add i32 %s, %d
+  %i1 = add i32 %i, 2
+  %t = icmp slt i32 %i1, %n
+  br i1 %t, label %h, label %x
+x:
+  ret i32 %s1
+}`;
+    const r = opt(ir, 'indvars');
+    expect(stat(r, 'indvars', 'multiplications strength-reduced')).toBe(1);
+    const t = r.fnText('f');
+    // the mul in the loop is gone; the preheader computes start (3*c) and step (2*c)
+    expect(t).toMatch(/%m\.sr = phi i32 \[ %\d+, %entry \], \[ %m\.sr\.next, %h \]/);
+    expect(t).toMatch(/%m\.sr\.next = add i32 %m\.sr, %\d+/);
+    expect(t).not.toMatch(/%m = mul/);
+    expect(countOps(t, 'mul')).toBe(2);
+    sameResults(ir, 'indvars', 'f', [[10, 7], [100, -3], [0, 4], [50, 65537]]);
+  });
+
+  it('merges two IVs with the same start and step', () => {
+    const ir = `
+define i32 @f(i32 %n) {
+entry:
+  br label %h
+h:
+  %i = phi i32 [ 0, %entry ], [ %i1, %h ]
+  %j = phi i32 [ 0, %entry ], [ %j1, %h ]
+  %s = phi i32 [ 0, %entry ], [ %s1, %h ]
+  %p = mul i32 %j, %j
+  %s1 = add i32 %s, %p
+  %i1 = add nsw i32 %i, 1
+  %j1 = add i32 %j, 1
+  %t = icmp slt i32 %i1, %n
+  br i1 %t, label %h, label %x
+x:
+  ret i32 %s1
+}`;
+    const r = opt(ir, 'indvars');
+    expect(stat(r, 'indvars', 'redundant IVs merged')).toBe(1);
+    expect(r.fnText('f')).not.toMatch(/%j = phi|%j1 =/);
+    // the flags differed, so the survivor lost nsw
+    expect(r.fnText('f')).toMatch(/%i1 = add i32 %i, 1/);
+    sameResults(ir, 'indvars', 'f', [[1], [6]]);
+  });
+
+  it('replaces exit values with their closed form when the trip count is constant', () => {
+    const ir = `
+declare void @use(i32)
+define i32 @f() {
+entry:
+  br label %h
+h:
+  %i = phi i32 [ 0, %entry ], [ %i1, %body ]
+  %c = icmp slt i32 %i, 20
+  br i1 %c, label %body, label %x
+body:
+  call void @use(i32 %i)
+  %i1 = add nsw i32 %i, 1
+  br label %h
+x:
+  %k = mul i32 %i, 3
+  ret i32 %k
+}`;
+    const r = opt(ir, 'indvars');
+    expect(stat(r, 'indvars', 'exit values replaced')).toBeGreaterThanOrEqual(1);
+    expect(r.fnText('f')).toMatch(/%k = mul i32 20, 3/);
+  });
+
+  it('leaves a symbolic exit value alone in the default (cheap) mode and emits it with exit-values=always', () => {
+    const ir = `
+define i32 @f(i32 %n) {
+entry:
+  br label %h
+h:
+  %i = phi i32 [ 0, %entry ], [ %i1, %h ]
+  %i1 = add i32 %i, 1
+  %t = icmp slt i32 %i1, %n
+  br i1 %t, label %h, label %x
+x:
+  ret i32 %i1
+}`;
+    const cheap = opt(ir, 'indvars');
+    expect(stat(cheap, 'indvars', 'exit values replaced')).toBe(0);
+    const always = opt(ir, 'indvars<exit-values=always>');
+    expect(stat(always, 'indvars', 'exit values replaced')).toBe(1);
+    expect(always.fnText('f')).toMatch(/select/);
+    sameResults(ir, 'indvars<exit-values=always>', 'f', [[5], [1], [0], [-7]]);
+  });
+
+  it('replaces the exit test (LFTR) so that the original IV dies', () => {
+    const ir = `
+define i32 @f(ptr %p) {
+entry:
+  br label %h
+h:
+  %i = phi i32 [ 0, %entry ], [ %i1, %h ]
+  %s = phi i32 [ 0, %entry ], [ %s1, %h ]
+  %k = mul i32 %i, 4
+  %s1 = add i32 %s, %k
+  %i1 = add i32 %i, 1
+  %t = icmp slt i32 %i1, 100
+  br i1 %t, label %h, label %x
+x:
+  ret i32 %s1
+}`;
+    const r = opt(ir, 'indvars');
+    expect(stat(r, 'indvars', 'exit tests replaced')).toBe(1);
+    const t = r.fnText('f');
+    expect(t).not.toMatch(/%i = phi|%i1 =/);
+    expect(t).toMatch(/%exitcond = icmp ne i32 %k\.sr\.next, 400/);
+    sameResults(ir, 'indvars', 'f', [[0]]);
+  });
+
+  it('reduces a multiplication in an inner loop by an outer IV (i*n in a matrix walk)', () => {
+    const ir = `
+define i32 @f(i32 %n) {
+entry:
+  br label %oh
+oh:
+  %i = phi i32 [ 0, %entry ], [ %i1, %ol ]
+  %s = phi i32 [ 0, %entry ], [ %s2, %ol ]
+  br label %ih
+ih:
+  %j = phi i32 [ 0, %oh ], [ %j1, %ih ]
+  %s2 = phi i32 [ %s, %oh ], [ %s3, %ih ]
+  %row = mul i32 %i, %n
+  %idx = add i32 %row, %j
+  %s3 = add i32 %s2, %idx
+  %j1 = add i32 %j, 1
+  %it = icmp slt i32 %j1, %n
+  br i1 %it, label %ih, label %ol
+ol:
+  %i1 = add i32 %i, 1
+  %ot = icmp slt i32 %i1, %n
+  br i1 %ot, label %oh, label %x
+x:
+  ret i32 %s3
+}`;
+    const r = opt(ir, 'indvars');
+    expect(r.fnText('f')).not.toMatch(/%row = mul/);
+    sameResults(ir, 'indvars', 'f', [[1], [3], [8]]);
+  });
+});
