@@ -6,7 +6,7 @@
  * the exit code on its own line.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { verifyModule } from '../../src/ir/verifier.js';
@@ -70,10 +70,15 @@ function writeAtomic(path: string, data: string | Buffer): void {
   renameSync(tmp, path);
 }
 
-/** llvm-as-19's complaint about `text`, or null when it accepts it. */
+/** llvm-as-19's complaint about `text`, or null when it accepts it (acceptance is cached by content). */
 export function llvmAsCheck(text: string): string | null {
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const ok = join(CACHE_DIR, `sysy-as-ok-${hashOf(text)}`);
+  if (existsSync(ok)) return null;
   const r = runTool(LLVM_AS, ['-', '-o', '/dev/null'], { input: text });
-  return r.status === 0 ? null : r.stderr;
+  if (r.status !== 0) return r.stderr;
+  writeAtomic(ok, '');
+  return null;
 }
 
 /**
@@ -143,4 +148,50 @@ export function loadProgram(path: string): SyProgram {
     stdin: existsSync(inPath) ? readFileSync(inPath, 'latin1') : undefined,
     expected: readFileSync(base + '.out', 'latin1'),
   };
+}
+
+/** Every program of test/sysy and test/sysy/perf. */
+export function corpus(): SyProgram[] {
+  const out: SyProgram[] = [];
+  for (const dir of ['test/sysy', 'test/sysy/perf']) {
+    const abs = join(ROOT, dir);
+    for (const f of readdirSync(abs).filter((x) => x.endsWith('.sy')).sort()) out.push(loadProgram(join(abs, f)));
+  }
+  return out;
+}
+
+/**
+ * Lets the worker's event loop run: vitest's RPC replies are macrotasks, and a file of long
+ * synchronous tests would otherwise starve them ('Timeout calling "onTaskUpdate"').
+ */
+export function breathe(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * One random program through every variant: our interpreter's output for Braun mode (with and
+ * without folding) and alloca + mem2reg must equal clang-19's native run of the program as C
+ * (with SYSY_C_PRELUDE and sylib.c); the Braun-mode .ll, linked natively, too.
+ * Returns a description of the first difference, or null.
+ */
+export function checkRandomProgram(source: string, name: string, cPrelude: string, variants = VARIANTS): string | null {
+  const tools = hasClangAndAs();
+  const outs: [string, string][] = [];
+  let braunText = '';
+  for (const v of variants) {
+    const { module, text } = compile(source, name, v.opts);
+    if (v.name === 'braun') braunText = text;
+    outs.push([v.name, interpret(module)]);
+  }
+  for (let k = 1; k < outs.length; k++) if (outs[k][1] !== outs[0][1]) return `${name}: ${outs[k][0]} prints\n${outs[k][1]}\nbut ${outs[0][0]} prints\n${outs[0][1]}`;
+  if (!tools) return null;
+  const ref = nativeRunC(cPrelude + source);
+  if (outs[0][1] !== ref) return `${name}: ${outs[0][0]} prints\n${outs[0][1]}\nbut clang-19 (as C) prints\n${ref}`;
+  if (braunText !== '') {
+    const as = llvmAsCheck(braunText);
+    if (as !== null) return `${name}: llvm-as-19 rejects the Braun-mode IR: ${as}`;
+    const nat = nativeRunLL(braunText);
+    if (nat !== ref) return `${name}: the Braun-mode IR natively prints\n${nat}\nbut clang-19 (as C) prints\n${ref}`;
+  }
+  return null;
 }
