@@ -11,7 +11,7 @@
  * values) ending in `br label %T`, T the successor the known value selects; predecessors
  * that select the same T are first gathered into one block (splitBlockPredecessors). The
  * values B defines are then defined twice (in B and in the copy): their uses beyond B are
- * rewritten by SSA repair (`repairSSA`, Braun et al.'s builder with every block sealed).
+ * rewritten by SSA repair (src/ssa/repair.ts, Braun et al.'s reconstruction).
  *
  * Bounds: B holds at most `threshold` instructions besides phis and the terminator (default
  * 6, as LLVM's BBDuplicateThreshold), no alloca; loop headers are never threaded (that would
@@ -28,51 +28,11 @@ import { voidType } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 import { CFG } from '../analysis/cfg.js';
 import { computeDominators } from '../analysis/dominators.js';
-import { SSABuilder } from '../ssa/builder.js';
+import { repairSSA } from '../ssa/repair.js';
 import type { FunctionPass, PassContext, PassResult } from './pass.js';
 import type { PassInfo } from './registry.js';
 import { splitBlockPredecessors } from './loop-simplify.js';
 import { removeUnreachableBlocks, retargetEdges } from './simplifycfg.js';
-
-// ---- SSA repair ---------------------------------------------------------------------------
-
-/** A value that now has several definitions: the original and copies, one per block. */
-export interface RepairGroup {
-  orig: Instruction;
-  /** Every definition with its block, the original included. At most one per block, placed before the block's uses. */
-  defs: [BasicBlock, Value][];
-}
-
-/**
- * Rewrites every use of each group's original to the definition that reaches it, adding
- * phis where definitions meet (Braun et al.'s SSA builder with all blocks sealed: the CFG is
- * complete). A non-phi use in a defining block takes that block's definition; a phi use
- * takes the value at the end of its incoming block.
- */
-export function repairSSA(fn: Function, groups: readonly RepairGroup[]): void {
-  if (groups.length === 0) return;
-  const ssa = new SSABuilder(fn, { sealAll: true });
-  for (const g of groups) {
-    const x = ssa.declareVariable(g.orig.type, g.orig.name);
-    const defBlocks = new Map<BasicBlock, Value>();
-    for (const [b, v] of g.defs) {
-      ssa.writeVariable(x, b, v);
-      defBlocks.set(b, v);
-    }
-    const uses: { user: Instruction; index: number }[] = [];
-    for (let u = g.orig.firstUse; u !== null; u = u.next) uses.push({ user: u.user as Instruction, index: u.index });
-    for (const { user, index } of uses) {
-      if (user.parent === null) continue;
-      let v: Value;
-      if (user.op === Opcode.Phi) v = ssa.readVariable(x, user.blocks![index]);
-      else {
-        const d = defBlocks.get(user.parent);
-        v = d !== undefined ? d : ssa.readVariable(x, user.parent);
-      }
-      if (user.operand(index) !== v) user.setOperand(index, v);
-    }
-  }
-}
 
 // ---- constant evaluation of a block's condition along one edge ---------------------------------
 
@@ -209,7 +169,6 @@ class JumpThreading {
     const nb = new BasicBlock(b.name === '' ? '' : b.name + '.thread');
     this.fn.insertBlockAfter(nb, b);
     const map = new Map<Value, Value>();
-    const groups: RepairGroup[] = [];
     for (let i = b.first; i !== null && i.op === Opcode.Phi; i = i.next) {
       const v = i.incomingValueFor(p)!;
       map.set(i, v);
@@ -232,16 +191,18 @@ class JumpThreading {
     }
     retargetEdges(p, b, nb);
     b.removePredecessorFromPhis(p, true);
-    // values of b used beyond it now have two definitions
+    // values of b used beyond it now have two definitions (src/ssa/repair.ts)
+    const twice: Instruction[] = [];
     for (let i = b.first; i !== null && i !== term; i = i.next) {
-      let outside = false;
-      for (let u = i.firstUse; u !== null && !outside; u = u.next) {
+      for (let u = i.firstUse; u !== null; u = u.next) {
         const user = u.user as Instruction;
-        if (user.parent !== b || user.op === Opcode.Phi) outside = true;
+        if (user.parent !== b || user.op === Opcode.Phi) {
+          twice.push(i);
+          break;
+        }
       }
-      if (outside) groups.push({ orig: i, defs: [[b, i], [nb, map.get(i)!]] });
     }
-    repairSSA(this.fn, groups);
+    for (const i of twice) repairSSA(this.fn, i, [{ block: nb, value: map.get(i)! }]);
   }
 }
 

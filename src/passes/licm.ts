@@ -16,7 +16,8 @@
  * Then instructions whose uses are all outside the loop are sunk: moved to the one exit block
  * that dominates all their uses (they are pure and their block dominates that exit, so their
  * operands there hold the values of the last iteration), or, when the uses are reached
- * through several exits, copied into each such exit with SSA repaired by src/ssa/repair.ts.
+ * through several exits and the block dominates every exit (at most 4), copied into each
+ * exit with the uses rewritten by SSA repair (src/ssa/repair.ts).
  *
  * Hoisting and sinking never change the CFG; LoopSimplify might.
  */
@@ -36,6 +37,8 @@ import { LoopAnalysis } from './analyses.js';
 import type { FunctionPass, PassContext, PassResult } from './pass.js';
 import type { PassInfo } from './registry.js';
 import { simplifyLoops } from './loop-simplify.js';
+import { deleteIfDead } from './simplifycfg.js';
+import { repairSSA, type NewDefinition } from '../ssa/repair.js';
 
 // ---- a small, conservative alias oracle ---------------------------------------------------
 
@@ -333,7 +336,7 @@ class LICM {
           if (e !== null) {
             i.moveBefore(e.firstNonPhi()!);
             this.stats.sunk++;
-          }
+          } else if (this.sinkIntoAllExits(i, exits)) this.stats.sunk++;
         }
         i = prev;
       }
@@ -348,6 +351,37 @@ class LICM {
       const at = user.op === Opcode.Phi ? user.blocks![u.index] : user.parent!;
       if (this.contains(l, at)) return false;
     }
+    return true;
+  }
+
+  /**
+   * Uses reached through several exits: when i's block dominates every exit (so every way
+   * out of the loop computed i), a copy goes to each exit and SSA repair (src/ssa/repair.ts)
+   * gives each use the copy that reaches it, with phis where exits meet. At most 4 exits.
+   */
+  private sinkIntoAllExits(i: Instruction, exits: Int32Array): boolean {
+    if (exits.length < 2 || exits.length > 4) return false;
+    const def = i.parent!.id;
+    for (const e of exits) if (!this.dt.dominates(def, e)) return false;
+    const copies: NewDefinition[] = [];
+    for (const e of exits) {
+      const b = this.cfg.blockOf(e)!;
+      const c = i.clone();
+      b.insertBefore(c, b.firstNonPhi()!);
+      copies.push({ block: b, value: c });
+    }
+    repairSSA(this.fn, i, copies, { keepOriginal: false });
+    if (i.firstUse !== null) {
+      // cannot happen when every exit has a copy; undo rather than leave a wrong value
+      for (const c of copies) {
+        const ci = c.value as Instruction;
+        ci.replaceAllUsesWith(i);
+        ci.eraseFromParent();
+      }
+      return false;
+    }
+    i.eraseFromParent();
+    for (const c of copies) deleteIfDead(c.value as Instruction);
     return true;
   }
 

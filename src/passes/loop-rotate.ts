@@ -14,7 +14,7 @@
  * none an alloca. The header's instructions are copied into the preheader with the phis
  * replaced by their preheader values; the preheader then branches like the header did; the
  * exit and the in-loop successor get entries for it; every value of the old header used
- * beyond it now has two definitions and is repaired by SSA repair (`repairSSA`). Then the
+ * beyond it now has two definitions and is repaired by SSA repair (src/ssa/repair.ts). Then the
  * preheader→body edge is split (a new preheader), the loop's edges into the exit get a
  * block of their own (the exit stays dedicated)
  * and the old header is merged into the old latch, which now ends in the test: the loop's
@@ -35,7 +35,7 @@ import { findLoops, Loop, LoopInfo } from '../analysis/loops.js';
 import { LoopAnalysis } from './analyses.js';
 import type { FunctionPass, PassContext, PassResult } from './pass.js';
 import type { PassInfo } from './registry.js';
-import { repairSSA, type RepairGroup } from './jump-threading.js';
+import { repairSSA } from '../ssa/repair.js';
 import { simplifyLoops, splitBlockPredecessors, splitEdge } from './loop-simplify.js';
 import { mergeSuccessorIntoBlock } from './simplifycfg.js';
 
@@ -114,17 +114,18 @@ function rotate(fn: Function, l: Loop, cfg: CFG): void {
     }
   }
   h.removePredecessorFromPhis(ph, true);
-  // the old header's values now also come from the preheader's copies
-  const groups: RepairGroup[] = [];
+  // the old header's values now also come from the preheader's copies (src/ssa/repair.ts)
+  const twice: Instruction[] = [];
   for (let i = h.first; i !== null && i !== t; i = i.next) {
-    let outside = false;
-    for (let u = i.firstUse; u !== null && !outside; u = u.next) {
+    for (let u = i.firstUse; u !== null; u = u.next) {
       const user = u.user as Instruction;
-      if (user.parent !== h || user.op === Opcode.Phi) outside = true;
+      if (user.parent !== h || user.op === Opcode.Phi) {
+        twice.push(i);
+        break;
+      }
     }
-    if (outside) groups.push({ orig: i, defs: [[h, i], [ph, map.get(i)!]] });
   }
-  repairSSA(fn, groups);
+  for (const i of twice) repairSSA(fn, i, [{ block: ph, value: map.get(i)! }]);
   const inLoopSucc = contains(l, cfg, s0) ? s0 : s1;
   const exit = inLoopSucc === s0 ? s1 : s0;
   if (!known) {

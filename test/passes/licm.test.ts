@@ -210,4 +210,35 @@ x:
     expect(stat(r, 'licm', 'instructions sunk')).toBe(2);
     sameResults(ir, 'licm', 'f', [[1], [5]]);
   });
+
+  it('sinks into every exit when the uses are reached through several exits (SSA repair)', () => {
+    const ir = `
+define i32 @f(i32 %n, i32 %stop) {
+entry:
+  br label %h
+h:
+  %i = phi i32 [ 0, %entry ], [ %i1, %latch ]
+  %sq = mul i32 %i, %i
+  %hit = icmp eq i32 %i, %stop
+  br i1 %hit, label %early, label %latch
+latch:
+  %i1 = add i32 %i, 1
+  %t = icmp slt i32 %i1, %n
+  br i1 %t, label %h, label %late
+early:
+  br label %join
+late:
+  br label %join
+join:
+  %r = add i32 %sq, 1
+  ret i32 %r
+}`;
+    const r = opt(ir, 'licm');
+    expect(stat(r, 'licm', 'instructions sunk')).toBe(1);
+    const t = r.fnText('f');
+    expect(t).toMatch(/early:.*\n\s+%sq\d* = mul i32 %i, %i/);
+    expect(t).toMatch(/late:.*\n\s+%sq\d* = mul i32 %i, %i/);
+    expect(t).toMatch(/join:.*\n\s+%sq\d* = phi i32/);
+    sameResults(ir, 'licm', 'f', [[5, 2], [5, 9], [1, 0]]);
+  });
 });
