@@ -1,0 +1,14 @@
+/**
+ * The same checks as corpus-programs.test.ts on 100 generated programs (src/fuzz/c-gen.ts,
+ * small preset; SSAKIT_SSA_GENERATED=N to change the count). test/fuzz/ssa.test.ts runs many
+ * more, of the medium preset.
+ */
+import { describe, it } from 'vitest';
+import { hasLlvm, LLVM_MISSING } from '../helpers/llvm.js';
+import { checkProgram, generatedPrograms } from './corpus-helpers.js';
+
+if (!hasLlvm()) console.warn(LLVM_MISSING);
+
+describe.runIf(hasLlvm())('SSA pipelines on generated programs', () => {
+  for (const p of generatedPrograms(1, Number(process.env.SSAKIT_SSA_GENERATED ?? 100))) it(p.name, () => checkProgram(p));
+});
