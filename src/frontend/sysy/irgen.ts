@@ -264,6 +264,8 @@ class FunctionGen implements VarHost {
   private lastAlloca: Instruction | null = null;
   /** The block being filled, or null in unreachable code. */
   private cur: BasicBlock | null;
+  /** The block the value maker's CSE table describes. */
+  private filling: BasicBlock;
   private readonly loops: LoopTargets[] = [];
   /** Local array allocas by declaration id. */
   private readonly arrays: Value[] = [];
@@ -278,6 +280,7 @@ class FunctionGen implements VarHost {
     fn.appendBlock(this.entry);
     this.b.setInsertPoint(this.entry);
     this.cur = this.entry;
+    this.filling = this.entry;
     if (mg.mode === 'alloca') {
       this.vars = new AllocaVars(this);
       this.values = new PlainValues(this.b);
@@ -361,17 +364,35 @@ class FunctionGen implements VarHost {
   /**
    * Starts filling `bb` if some branch reaches it (else the code that would go there is
    * unreachable and skipped). `seal`: all of its predecessors exist (not so for a loop
-   * header, whose back edges come later).
+   * header, whose back edges come later). A sealed block whose only predecessor reaches it
+   * by an unconditional branch (a condition folded to a constant) is not made: its code
+   * continues the predecessor, whose `br` is removed.
    */
   private enter(bb: BasicBlock, seal = true): void {
-    if (bb.firstUse === null) {
+    const u = bb.firstUse;
+    if (u === null) {
       this.cur = null;
       return;
+    }
+    if (seal && u.next === null) {
+      const br = u.user as Instruction;
+      const p = br.parent;
+      if (br.op === Opcode.Br && br.ops.length === 1 && p !== null) {
+        br.eraseFromParent();
+        this.b.setInsertPoint(p);
+        this.cur = p;
+        if (p !== this.filling) {
+          this.filling = p;
+          this.values.startBlock(p);
+        }
+        return;
+      }
     }
     this.fn.appendBlock(bb);
     if (seal) this.vars.seal(bb);
     this.b.setInsertPoint(bb);
     this.cur = bb;
+    this.filling = bb;
     this.values.startBlock(bb);
   }
 
@@ -820,8 +841,8 @@ class FunctionGen implements VarHost {
       rhsEnd = this.cur;
       this.br(end);
     }
-    this.enter(end);
     const preds = end.predecessors();
+    this.enter(end);
     const short = and ? FALSE : TRUE;
     let phiVal: Value;
     if (preds.length === 1) {
