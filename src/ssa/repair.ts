@@ -30,9 +30,12 @@
  *   repairSSA(fn, φ, [{ block: B2, value: v }]);
  *
  * Successor phis should first get entries for B' naming the original values (I, φ): those
- * entries are uses read at the end of B', so the repair turns them into I' / v. Loop rotation
- * is the same with the duplicated header; LICM sinking passes `keepOriginal: false` and one
- * definition per exit block.
+ * entries are uses read at the end of B', so the repair turns them into I' / v. Do not
+ * duplicate B for a predecessor P that B dominates (a back edge): φ's value from P is then one
+ * of B's own values from the previous iteration, which B' cannot name (jump threading skips
+ * loop headers for this reason; loop rotation copies the header into the preheader instead,
+ * where the incoming values come from outside). LICM sinking passes `keepOriginal: false` and
+ * one definition per exit block.
  *
  * Invariants: a use in block U reads the nearest definition above it in U, else the value on
  * entry to U (from its predecessors); a phi's use reads at the end of its incoming block; the
