@@ -38,7 +38,8 @@
  *    (also sub, mul, and sext) — one instruction instead of two.
  *  - casts: `zext (zext x)`, `sext (sext x)`, `sext (zext x)`, `trunc (trunc x)`,
  *    `trunc (zext/sext x)` to a narrower or wider type, `zext (trunc x)` back to x's type
- *    → `and x, mask`, `bitcast (bitcast x)`.
+ *    → `and x, mask`, `trunc (and x, C)` → `trunc x` when C keeps the low bits,
+ *    `bitcast (bitcast x)`.
  *  - GEPs: `gep T, (gep T, p, C1), C2` → `gep T, p, C1+C2`.
  *  - branches: `br (xor c, true), T, F` → `br c, F, T` (the only CFG-visible change:
  *    successors swap order, so the pass then reports preserved 'none').
@@ -103,6 +104,7 @@ class Combiner {
   private pos: Instruction | null = null;
   /** Instructions made by the current rule (they may take the old instruction's name). */
   private readonly created = new Set<Instruction>();
+  private readonly oldOperands: Instruction[] = [];
   changed = false;
   cfgChanged = false;
   stats = { combined: 0, simplified: 0, deleted: 0 };
@@ -173,6 +175,9 @@ class Combiner {
       return;
     }
     this.pos = i;
+    const before = this.oldOperands;
+    before.length = 0;
+    for (const u of i.ops) if (isInst(u.value)) before.push(u.value);
     const r = this.combine(i);
     this.pos = null;
     if (r === null) {
@@ -183,10 +188,11 @@ class Combiner {
     this.changed = true;
     if (r === i) {
       this.created.clear();
-      // changed in place: look at it and its users again
+      // changed in place: look at it, its users and its old operands (maybe dead now) again
       this.push(i);
       this.pushUsers(i);
       this.pushOperands(i);
+      for (const o of before) if (o.parent !== null && o.firstUse === null) this.push(o);
       return;
     }
     this.replace(i, r, isInst(r) && this.created.has(r));
@@ -597,6 +603,11 @@ class Combiner {
         return null;
       case Opcode.Trunc:
         if (v.op === Opcode.Trunc) return this.cast(Opcode.Trunc, x, to);
+        // trunc (x & C) when C keeps every bit the trunc keeps -> trunc x
+        if (v.op === Opcode.And && isCInt(v.ops[1].value) && to.kind === TypeKind.Int) {
+          const m = (1n << BigInt(to.bits)) - 1n;
+          if (((v.ops[1].value as ConstantInt).zext() & m) === m) return this.cast(Opcode.Trunc, x, to);
+        }
         if ((v.op === Opcode.ZExt || v.op === Opcode.SExt) && x.type.kind === TypeKind.Int) {
           if (x.type.bits > to.bits) return this.cast(Opcode.Trunc, x, to);
           if (x.type.bits < to.bits) return this.cast(v.op, x, to);
