@@ -13,11 +13,14 @@
  *    all in the IV's integer type (no casts: sext/zext of an IV are not followed);
  *  - redundant IVs: two basic IVs of one loop with the same type, start and step become
  *    one (the increments too, when one dominates the other; differing nsw/nuw are dropped);
- *  - strength reduction: each `mul` that is a derived value (scale not constant 0/±1 for
- *    free) becomes a new IV `phi [scale*start + offset, preheader], [p + scale*step, latch]`,
- *    its increment placed right after the basic IV's, invariant parts computed in the
- *    preheader (equal derived values share one IV). Arithmetic is mod 2^n and the new
- *    instructions carry no nsw/nuw, so wrapping never becomes poison;
+ *  - strength reduction: a derived value that is used as a plain value (a root) and is
+ *    computed through a `mul` becomes a new IV `phi [scale*start + offset, preheader],
+ *    [p + scale*step, latch]`, its increment placed right after the basic IV's, invariant
+ *    parts computed in the preheader (equal derived values share one IV). A new IV costs a
+ *    phi and an add per iteration, so by default (`strength-reduce=profitable`) only roots
+ *    whose replacement kills at least two instructions are reduced (`always`: any; `never`).
+ *    Arithmetic is mod 2^n and the new instructions carry no nsw/nuw, so wrapping never
+ *    becomes poison;
  *  - exit values: when the loop has one exit edge, leaving from a block that dominates the
  *    latch on `icmp pred A, B` (A the phi or next of a basic IV with step ±1, B invariant),
  *    the values of that IV and of its derived values used after the loop are replaced by
@@ -139,12 +142,13 @@ interface Linear {
 }
 
 export interface IndVarsOptions {
-  strengthReduce: boolean;
+  /** 'profitable': only when the replaced chain has at least two instructions (a mul among them). */
+  strengthReduce: 'never' | 'profitable' | 'always';
   exitValues: 'never' | 'cheap' | 'always';
   lftr: boolean;
 }
 
-export const DEFAULT_INDVARS_OPTIONS: IndVarsOptions = { strengthReduce: true, exitValues: 'cheap', lftr: true };
+export const DEFAULT_INDVARS_OPTIONS: IndVarsOptions = { strengthReduce: 'profitable', exitValues: 'cheap', lftr: true };
 
 export interface IndVarsStats {
   redundant: number;
@@ -190,7 +194,7 @@ class IndVars {
     this.mergeRedundant(ivs);
     const live = ivs.filter((iv) => iv.phi.parent !== null);
     const created: BasicIV[] = [];
-    if (this.opts.strengthReduce) this.strengthReduce(l, live, header, ph, latch, created);
+    if (this.opts.strengthReduce !== 'never') this.strengthReduce(l, live, header, ph, latch, created);
     const all = [...live, ...created];
     if (this.opts.exitValues !== 'never' || this.opts.lftr) this.exitAndTest(l, all, ph);
   }
@@ -311,6 +315,23 @@ class IndVars {
     return lin;
   }
 
+  /** Whether the IV's phi and increment feed nothing but each other, `dying` and one compare. */
+  private onlyExitTestLeft(iv: BasicIV, dying: Set<Instruction>): boolean {
+    let cmp: Instruction | null = null;
+    for (const v of [iv.phi, iv.next]) {
+      for (let u = v.firstUse; u !== null; u = u.next) {
+        const user = u.user as Instruction;
+        if (user === iv.phi || user === iv.next || dying.has(user)) continue;
+        if (user.op !== Opcode.ICmp || (cmp !== null && cmp !== user)) return false;
+        cmp = user;
+      }
+    }
+    // LFTR needs a constant trip count: constant start and bound, step ±1
+    if (cmp === null || iv.start.kind !== ValueKind.ConstantInt || iv.step.k !== SK.Const) return false;
+    if (iv.step.c !== 1n && iv.step.c !== -1n) return false;
+    return cmp.operand(0).kind === ValueKind.ConstantInt || cmp.operand(1).kind === ValueKind.ConstantInt;
+  }
+
   private strengthReduce(l: Loop, ivs: BasicIV[], header: BasicBlock, ph: BasicBlock, latch: BasicBlock, created: BasicIV[]): void {
     const lin = this.linearForms(l, ivs);
     const byKey = new Map<string, Instruction>();
@@ -321,8 +342,58 @@ class IndVars {
       if (e === undefined) emitters.set(t, (e = new SymEmitter(phTerm, t)));
       return e;
     };
+    const basic = new Set<Instruction>();
+    for (const iv of ivs) {
+      basic.add(iv.phi);
+      basic.add(iv.next);
+    }
+    const derived = (v: Value, iv: BasicIV): boolean =>
+      v.kind === ValueKind.Instruction && !basic.has(v as Instruction) && lin.get(v as Instruction)?.iv === iv;
+    // roots: derived values some user takes as a plain value (not as part of a longer derived chain)
+    const roots: Instruction[] = [];
     for (const [inst, f] of lin) {
-      if (inst.op !== Opcode.Mul || inst.parent === null) continue;
+      if (basic.has(inst)) continue;
+      for (let u = inst.firstUse; u !== null; u = u.next) {
+        if (!derived(u.user as Instruction, f.iv)) {
+          roots.push(inst);
+          break;
+        }
+      }
+    }
+    for (const inst of roots) {
+      if (inst.parent === null) continue;
+      const f = lin.get(inst)!;
+      // the derived instructions feeding the root, and how many of them die with it
+      const chain: Instruction[] = [inst];
+      const inChain = new Set<Instruction>(chain);
+      for (let k = 0; k < chain.length; k++) {
+        for (const o of chain[k].operands()) {
+          if (derived(o, f.iv) && !inChain.has(o as Instruction)) {
+            inChain.add(o as Instruction);
+            chain.push(o as Instruction);
+          }
+        }
+      }
+      if (!chain.some((c) => c.op === Opcode.Mul)) continue;
+      const dying = new Set<Instruction>([inst]);
+      for (let grew = true; grew; ) {
+        grew = false;
+        for (const c of chain) {
+          if (dying.has(c)) continue;
+          let all = true;
+          for (let u = c.firstUse; u !== null && all; u = u.next) if (!dying.has(u.user as Instruction)) all = false;
+          if (all) {
+            dying.add(c);
+            grew = true;
+          }
+        }
+      }
+      // a new IV costs a phi and an add per iteration: replace at least that much (or
+      // anything, in 'always' mode); when the basic IV is then left to its exit test, LFTR
+      // can remove it too
+      let gain = dying.size;
+      if (gain < 2 && this.onlyExitTestLeft(f.iv, dying)) gain += 2;
+      if (gain < (this.opts.strengthReduce === 'always' ? 1 : 2)) continue;
       const bits = f.iv.bits;
       const key = `${f.iv.phi.uid}|${f.scale.key}|${f.offset.key}`;
       let p = byKey.get(key);
@@ -345,7 +416,7 @@ class IndVars {
       }
       inst.replaceAllUsesWith(p);
       deleteIfDead(inst);
-      this.stats.reduced++;
+      this.stats.reduced += [...dying].filter((c) => c.op === Opcode.Mul).length;
     }
   }
 
@@ -527,10 +598,11 @@ export function parseIndVarsParams(params: string): Partial<IndVarsOptions> {
   for (const raw of params.split(';')) {
     const p = raw.trim();
     if (p === '') continue;
-    if (p === 'no-strength-reduce') o.strengthReduce = false;
+    if (p === 'no-strength-reduce') o.strengthReduce = 'never';
+    else if (/^strength-reduce=(never|profitable|always)$/.test(p)) o.strengthReduce = p.slice('strength-reduce='.length) as IndVarsOptions['strengthReduce'];
     else if (p === 'no-lftr') o.lftr = false;
     else if (/^exit-values=(never|cheap|always)$/.test(p)) o.exitValues = p.slice('exit-values='.length) as IndVarsOptions['exitValues'];
-    else throw new Error(`indvars: unknown parameter '${p}' (expected no-strength-reduce, no-lftr, exit-values=never|cheap|always)`);
+    else throw new Error(`indvars: unknown parameter '${p}' (expected no-strength-reduce, strength-reduce=never|profitable|always, no-lftr, exit-values=never|cheap|always)`);
   }
   return o;
 }

@@ -1,0 +1,20 @@
+/**
+ * npm run test:fuzz: random orders of the control-flow, loop and interprocedural passes on
+ * many generated programs (SSAKIT_CFG_FUZZ_RUNS, default 2000 pipelines over
+ * SSAKIT_CFG_FUZZ_PROGRAMS, default 300 medium programs; fast-check's seed from
+ * SSAKIT_CFG_FUZZ_SEED, random when unset — a failure prints it).
+ */
+import { describe, it } from 'vitest';
+import { hasLlvm, LLVM_MISSING } from '../helpers/llvm.js';
+import { checkRandomPipelines } from '../passes/cfg-loop-properties.js';
+
+if (!hasLlvm()) console.warn(LLVM_MISSING);
+const RUNS = Number(process.env.SSAKIT_CFG_FUZZ_RUNS ?? 2000);
+const PROGRAMS = Number(process.env.SSAKIT_CFG_FUZZ_PROGRAMS ?? 300);
+const SEED = process.env.SSAKIT_CFG_FUZZ_SEED === undefined ? undefined : Number(process.env.SSAKIT_CFG_FUZZ_SEED);
+
+describe.runIf(hasLlvm())('control-flow and loop passes: random pipelines (fuzz)', () => {
+  it(`${RUNS} pipelines over ${PROGRAMS} medium programs`, () => {
+    checkRandomPipelines({ numRuns: RUNS, programs: PROGRAMS, firstSeed: 5000, size: 'medium', seed: SEED });
+  }, 6 * 3600_000);
+});
