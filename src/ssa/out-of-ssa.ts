@@ -70,7 +70,11 @@ export function outOfSSA(fn: Function, opts: OutOfSSAOptions = {}): OutOfSSAStat
     const slots = phis.map((p) => newSlot(fn, p.type, `${p.name}.slot`));
     // the slots are read once, at the top of the block
     const loads = phis.map((p, j) => newLoad(p.type, slots[j], ''));
-    for (const l of loads) b.insertAfterPhis(l);
+    const top = b.firstNonPhi();
+    for (const l of loads) {
+      if (top === null) b.append(l);
+      else b.insertBefore(l, top);
+    }
     // one parallel copy per incoming edge (per distinct predecessor)
     const preds: BasicBlock[] = [];
     for (const p of phis[0].blocks!) if (!preds.includes(p)) preds.push(p);

@@ -54,14 +54,16 @@ export function sequentializeParallelCopy(copies: readonly ParallelCopy[]): Copy
     nPending++;
     if (c.src >= 0) readers[c.src]++;
   }
+  // a queue (the paper uses a stack; first-in first-out keeps independent copies in order)
   const ready: number[] = [];
+  let head = 0;
   for (const c of copies) if (pending[c.dst] && readers[c.dst] === 0) ready.push(c.dst);
   let temps = 0;
   const pendingList = copies.map((c) => c.dst);
   let scan = 0;
   while (nPending > 0) {
-    while (ready.length > 0) {
-      const b = ready.pop()!;
+    while (head < ready.length) {
+      const b = ready[head++];
       const a = srcOf[b];
       if (a < 0) out.push({ op: 'copy', dst: b, src: a });
       else {
