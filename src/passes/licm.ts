@@ -9,10 +9,10 @@
  *  - it is safe to speculate (isSafeToSpeculate), or
  *  - it is guaranteed to execute: its block dominates every exiting block and no call in the
  *    loop might not return, so hoisting cannot add a trap the loop would not have hit;
- *  - a load additionally needs no write in the loop that may alias it (stores and memory
- *    intrinsics compared by underlying object and constant offsets; calls that write memory
- *    cannot reach an alloca whose address never escapes); a load of an alloca or global at a
- *    constant in-bounds offset is speculatable.
+ *  - a load additionally needs no write in the loop that may alias it (src/analysis/alias.ts:
+ *    stores and memory intrinsics compared by underlying object and constant offsets; calls
+ *    that write memory cannot reach an alloca whose address never escapes); a load of an
+ *    alloca or global at a constant in-bounds offset is speculatable.
  * Then instructions whose uses are all outside the loop are sunk: moved to the one exit block
  * that dominates all their uses (they are pure and their block dominates that exit, so their
  * operands there hold the values of the last iteration), or, when the uses are reached
@@ -26,10 +26,10 @@ import type { ConstantInt } from '../ir/constants.js';
 import { callMemoryEffect, callWillReturn, isSafeToSpeculate, mayHaveSideEffects, mayReadMemory, mayWriteMemory } from '../ir/effects.js';
 import type { Function, GlobalVariable } from '../ir/function.js';
 import { Instruction } from '../ir/instruction.js';
-import { allocSize, storeSize, structLayout } from '../ir/layout.js';
+import { allocSize, storeSize } from '../ir/layout.js';
 import { Flag, Opcode } from '../ir/opcodes.js';
-import { Type, TypeKind } from '../ir/types.js';
 import { Use, Value, ValueKind } from '../ir/value.js';
+import { AliasAnalysis, decomposePointer } from '../analysis/alias.js';
 import { CFG } from '../analysis/cfg.js';
 import { computeDominators, DominatorTree } from '../analysis/dominators.js';
 import { findLoops, Loop, LoopInfo } from '../analysis/loops.js';
@@ -40,152 +40,24 @@ import { simplifyLoops } from './loop-simplify.js';
 import { deleteIfDead } from './simplifycfg.js';
 import { repairSSA, type NewDefinition } from '../ssa/repair.js';
 
-// ---- a small, conservative alias oracle ---------------------------------------------------
+// ---- memory facts -----------------------------------------------------------------------
 
-/** A pointer as base object plus constant byte offset (null when some index is not constant). */
-export interface PointerParts {
-  base: Value;
-  offset: number | null;
-}
-
-/** Strips GEPs and pointer casts (bounded), summing constant offsets. */
-export function decomposePointer(p: Value): PointerParts {
-  let offset: number | null = 0;
-  for (let step = 0; step < 64; step++) {
-    if (p.kind !== ValueKind.Instruction) break;
-    const i = p as Instruction;
-    if (i.op === Opcode.GetElementPtr) {
-      const o = constantGepOffset(i);
-      offset = o === null || offset === null ? null : offset + o;
-      p = i.operand(0);
-    } else if (i.op === Opcode.BitCast || i.op === Opcode.AddrSpaceCast) {
-      p = i.operand(0);
-    } else break;
+/** Whether `size` bytes at p are known to lie inside an alloca or a global (a load there cannot trap). */
+export function isDereferenceable(p: Value, size: number): boolean {
+  const { base, offset } = decomposePointer(p);
+  if (offset === null || offset < 0) return false;
+  let objSize = -1;
+  if (base.kind === ValueKind.Instruction && (base as Instruction).op === Opcode.Alloca) {
+    const a = base as Instruction;
+    const c = a.operand(0);
+    if (c.kind !== ValueKind.ConstantInt) return false;
+    objSize = allocSize(a.auxType!) * (c as ConstantInt).toNumber();
+  } else if (base.kind === ValueKind.GlobalVariable) {
+    const g = base as GlobalVariable;
+    if (g.attrs.linkage === 'extern_weak') return false;
+    objSize = storeSize(g.valueType);
   }
-  return { base: p, offset };
-}
-
-/** The byte offset a GEP adds when all its indices are constants, else null. */
-export function constantGepOffset(g: Instruction): number | null {
-  let t: Type = g.auxType!;
-  let off = 0;
-  for (let k = 1; k < g.numOperands; k++) {
-    const idx = g.operand(k);
-    if (idx.kind !== ValueKind.ConstantInt) return null;
-    const n = (idx as ConstantInt).toNumber();
-    if (k === 1) {
-      off += n * allocSize(t);
-      continue;
-    }
-    if (t.kind === TypeKind.Array || t.kind === TypeKind.Vector) {
-      t = t.elem!;
-      off += n * allocSize(t);
-    } else if (t.kind === TypeKind.Struct) {
-      const layout = structLayout(t);
-      if (n < 0 || n >= layout.offsets.length) return null;
-      off += layout.offsets[n];
-      t = t.members[n];
-    } else return null;
-  }
-  return off;
-}
-
-function isIdentifiedObject(v: Value): boolean {
-  return (v.kind === ValueKind.Instruction && (v as Instruction).op === Opcode.Alloca) || v.kind === ValueKind.GlobalVariable || v.kind === ValueKind.Function;
-}
-
-const NOCAPTURE_INTRINSICS = ['llvm.lifetime.', 'llvm.memcpy.', 'llvm.memmove.', 'llvm.memset.'];
-
-/** Escape facts of allocas, memoized per pass run. */
-export class LocalAliasOracle {
-  private escapes = new Map<Instruction, boolean>();
-
-  /** Whether the alloca's address only flows into GEPs/casts used by loads, stores (as address), compares and memory intrinsics. */
-  isNonEscapingAlloca(v: Value): boolean {
-    if (v.kind !== ValueKind.Instruction || (v as Instruction).op !== Opcode.Alloca) return false;
-    const a = v as Instruction;
-    let e = this.escapes.get(a);
-    if (e === undefined) {
-      e = computeEscapes(a);
-      this.escapes.set(a, e);
-    }
-    return !e;
-  }
-
-  /** Whether accesses of `ps` bytes at p and `qs` bytes at q may overlap. */
-  mayAlias(p: Value, ps: number, q: Value, qs: number): boolean {
-    const a = decomposePointer(p);
-    const b = decomposePointer(q);
-    if (a.base === b.base) {
-      if (a.offset === null || b.offset === null) return true;
-      return a.offset < b.offset + qs && b.offset < a.offset + ps;
-    }
-    const ia = isIdentifiedObject(a.base);
-    const ib = isIdentifiedObject(b.base);
-    if (ia && ib) return false;
-    if ((ia && this.isNonEscapingAlloca(a.base)) || (ib && this.isNonEscapingAlloca(b.base))) return false;
-    return true;
-  }
-
-  /** Whether a call that may write memory could write what a load from p reads. */
-  callMayClobber(p: Value): boolean {
-    return !this.isNonEscapingAlloca(decomposePointer(p).base);
-  }
-
-  /** Whether `size` bytes at p are known to be inside an alloca or a global. */
-  isDereferenceable(p: Value, size: number): boolean {
-    const { base, offset } = decomposePointer(p);
-    if (offset === null || offset < 0) return false;
-    let objSize = -1;
-    if (base.kind === ValueKind.Instruction && (base as Instruction).op === Opcode.Alloca) {
-      const a = base as Instruction;
-      const c = a.operand(0);
-      if (c.kind !== ValueKind.ConstantInt) return false;
-      objSize = allocSize(a.auxType!) * (c as ConstantInt).toNumber();
-    } else if (base.kind === ValueKind.GlobalVariable) {
-      const g = base as GlobalVariable;
-      if (g.attrs.linkage === 'extern_weak') return false;
-      objSize = storeSize(g.valueType);
-    }
-    return objSize >= 0 && offset + size <= objSize;
-  }
-}
-
-function computeEscapes(a: Instruction): boolean {
-  const stack: Value[] = [a];
-  const seen = new Set<Value>([a]);
-  while (stack.length > 0) {
-    const v = stack.pop()!;
-    for (let u = v.firstUse; u !== null; u = u.next) {
-      const user = u.user as Instruction;
-      switch (user.op) {
-        case Opcode.Load:
-          break;
-        case Opcode.Store:
-          if (u.index === 0) return true;
-          break;
-        case Opcode.ICmp:
-          break;
-        case Opcode.GetElementPtr:
-        case Opcode.BitCast:
-        case Opcode.AddrSpaceCast:
-          if (u.index !== 0) return true;
-          if (!seen.has(user)) {
-            seen.add(user);
-            stack.push(user);
-          }
-          break;
-        case Opcode.Call: {
-          const f = user.calledFunction();
-          if (f === null || u.index === 0 || !NOCAPTURE_INTRINSICS.some((p) => f.name.startsWith(p))) return true;
-          break;
-        }
-        default:
-          return true;
-      }
-    }
-  }
-  return false;
+  return objSize >= 0 && offset + size <= objSize;
 }
 
 function isMemIntrinsic(i: Instruction): boolean {
@@ -234,7 +106,7 @@ class LoopMemorySummary {
 
 class LICM {
   readonly stats: LICMStats = { hoisted: 0, hoistedLoads: 0, sunk: 0 };
-  private readonly alias = new LocalAliasOracle();
+  private readonly alias = new AliasAnalysis();
 
   constructor(
     readonly fn: Function,
@@ -308,9 +180,9 @@ class LICM {
       if (mem.clobberAll) return false;
       const p = i.operand(0);
       const size = storeSize(i.type);
-      if (mem.callWrites && this.alias.callMayClobber(p)) return false;
-      for (const [q, qs] of mem.writes) if (this.alias.mayAlias(p, size, q, qs < 0 ? 1 << 30 : qs)) return false;
-      return this.alias.isDereferenceable(p, size) || guaranteed();
+      if (mem.callWrites && !this.alias.isLocalUnreachableFromCalls(p)) return false;
+      for (const [q, qs] of mem.writes) if (this.alias.alias(p, size, q, qs) !== 'no') return false;
+      return isDereferenceable(p, size) || guaranteed();
     }
     if (i.op === Opcode.Call) {
       if (mayHaveSideEffects(i)) return false;

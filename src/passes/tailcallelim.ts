@@ -29,7 +29,8 @@ import { voidType } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 import type { FunctionPass, PassContext, PassResult } from './pass.js';
 import type { PassInfo } from './registry.js';
-import { LocalAliasOracle } from './licm.js';
+import { isNonEscapingAlloca } from '../analysis/alias.js';
+import { foldTrivialPhis } from './simplifycfg.js';
 
 interface TailSite {
   block: BasicBlock;
@@ -55,12 +56,11 @@ function identityOf(op: Opcode, acc: Instruction): ConstantInt {
 function canReuseFrame(fn: Function): boolean {
   if (fn.fnType.vararg) return false;
   for (const a of fn.args) if (/\b(byval|inalloca|preallocated)\b/.test(a.attrs)) return false;
-  const alias = new LocalAliasOracle();
   for (let b = fn.firstBlock; b !== null; b = b.next) {
     for (let i = b.first; i !== null; i = i.next) {
       if (i.op === Opcode.Alloca) {
         if (b !== fn.firstBlock || i.operand(0).kind !== ValueKind.ConstantInt) return false;
-        if (!alias.isNonEscapingAlloca(i)) return false;
+        if (!isNonEscapingAlloca(i)) return false;
       } else if (i.op === Opcode.Call && (i.flags & Flag.MustTail) !== 0) return false;
     }
   }
@@ -234,6 +234,8 @@ export function eliminateTailRecursion(fn: Function): TREStats {
     bb.append(br);
     stats.eliminated++;
   }
+  // arguments passed through unchanged need no phi
+  foldTrivialPhis(oldEntry);
   if (accPhi !== null) {
     for (const bb of fn.blocks()) {
       const t = bb.last;

@@ -163,4 +163,25 @@ rec:
     expect(f.entry.size).toBe(2);
     sameResults(ir, 'tailcallelim', 'f', [[0], [5]]);
   });
+
+  it('needs no phi for an argument passed through unchanged', () => {
+    const ir = `
+define i32 @find(ptr %p, i32 %i, i32 %key) {
+entry:
+  %q = getelementptr inbounds i32, ptr %p, i32 %i
+  %v = load i32, ptr %q
+  %hit = icmp eq i32 %v, %key
+  br i1 %hit, label %found, label %next
+found:
+  ret i32 %i
+next:
+  %i1 = add i32 %i, 1
+  %r = call i32 @find(ptr %p, i32 %i1, i32 %key)
+  ret i32 %r
+}`;
+    const r = opt(ir, 'tailcallelim');
+    const t = r.fnText('find');
+    expect(t).toMatch(/%i\.tr = phi/);
+    expect(t).not.toMatch(/%p\.tr = phi|%key\.tr = phi/);
+  });
 });
