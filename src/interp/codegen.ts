@@ -112,6 +112,8 @@ export class Gen {
   private tempCount = 0;
   /** Site of the instruction being emitted. */
   site = 0;
+  /** Emit memory accesses inline (small functions: keeps big ones under V8's optimisation size limit). */
+  inlineMemory = true;
 
   constructor(
     readonly mc: ModuleContext,
@@ -225,6 +227,7 @@ export function compileFunction(mc: ModuleContext, info: FnInfo): void {
 
   // sites, segments
   const nSites = g.siteOf.size;
+  g.inlineMemory = nSites <= 3000;
   const insts: Instruction[] = new Array(nSites);
   for (const [i, s] of g.siteOf) insts[s] = i;
   info.insts = insts;
@@ -344,12 +347,13 @@ export function compileFunction(mc: ModuleContext, info: FnInfo): void {
     for (let k = 0; k < g.temps; k++) ts.push(`t${k} = 0`);
     pro.push('let ' + ts.join(', ') + ';');
   }
+  pro.push('let ti = 0, to = 0, tb = 0, tr = 0;');
   pro.push('let bb = fr.pc;');
   const fname = 'f_' + f.name.replace(/[^A-Za-z0-9_$]/g, '_');
   const src =
     `"use strict";\n` +
     `const {${RT_NAMES.join(', ')}} = R;\n` +
-    `const M = S.mem;\n` +
+    `const M = S.mem, RS = M.rsize, WS = M.wsize, BS = M.base, DV = M.dv;\n` +
     g.binds.map((_, k) => `const E${k} = E[${k}];`).join('\n') +
     `\nreturn function ${fname}(S, fr) {\n${pro.join('\n')}\nfor (;;) switch (bb) {\n${body.join('\n')}\ndefault: S.trap("bad resume point " + bb, -1);\n}\n};`;
   let factory: (R: unknown, S: Machine, E: unknown[], C: Float64Array) => (S: Machine, fr: unknown) => void;
@@ -885,24 +889,42 @@ function bitcastExpr(g: Gen, a: string, from: Type, to: Type): string {
 
 // ---- memory --------------------------------------------------------------------------------------
 
+const INV32 = '2.3283064365386963e-10';
+
+/**
+ * Inline bounds-checked access: `off + n <= size[id]` then a DataView access, else the
+ * Memory method (which re-checks and raises the fault). Inline code keeps pointer doubles
+ * unboxed (a call would box them).
+ */
+function inlineRead(p: string, n: number, body: string, fallback: string, site: number): string {
+  return `((to = ${p} >>> 0) + ${n} <= RS[ti = (${p} * ${INV32}) | 0] ? ${body} : M.${fallback}(${p}, ${site}))`;
+}
+function inlineWrite(p: string, n: number, body: string, fallback: string, v: string, site: number, pre = ''): string {
+  return `if (${pre}(to = ${p} >>> 0) + ${n} <= WS[ti = (${p} * ${INV32}) | 0]) { ${body} } else M.${fallback}(${p}, ${v}, ${site});`;
+}
+
 export function loadExpr(g: Gen, t: Type, p: string, site: number): string {
+  const inl = g.inlineMemory;
   switch (t.kind) {
     case TypeKind.Int:
       switch (t.bits) {
-        case 1: return `(M.ldu8(${p}, ${site}) & 1)`;
-        case 8: return `M.ld8(${p}, ${site})`;
-        case 16: return `M.ld16(${p}, ${site})`;
-        case 32: return `M.ld32(${p}, ${site})`;
-        case 64: return `M.ld64(${p}, ${site})`;
+        case 1: return inl ? `(${inlineRead(p, 1, 'DV[ti].getUint8(BS[ti] + to)', 'ldu8', site)} & 1)` : `(M.ldu8(${p}, ${site}) & 1)`;
+        case 8: return inl ? inlineRead(p, 1, 'DV[ti].getInt8(BS[ti] + to)', 'ld8', site) : `M.ld8(${p}, ${site})`;
+        case 16: return inl ? inlineRead(p, 2, 'DV[ti].getInt16(BS[ti] + to, true)', 'ld16', site) : `M.ld16(${p}, ${site})`;
+        case 32: return inl ? inlineRead(p, 4, 'DV[ti].getInt32(BS[ti] + to, true)', 'ld32', site) : `M.ld32(${p}, ${site})`;
+        case 64:
+          return inl
+            ? inlineRead(p, 8, '((tr = DV[ti].getInt32((tb = BS[ti] + to) + 4, true) * 4294967296 + DV[ti].getUint32(tb, true)) <= 9007199254740991 && tr >= -9007199254740991 ? tr : DV[ti].getBigInt64(tb, true))', 'ld64', site)
+            : `M.ld64(${p}, ${site})`;
         default: break;
       }
       break;
     case TypeKind.Ptr:
-      return `M.ldp(${p}, ${site})`;
+      return inl ? inlineRead(p, 8, '(DV[ti].getUint32((tb = BS[ti] + to) + 4, true) * 4294967296 + DV[ti].getUint32(tb, true))', 'ldp', site) : `M.ldp(${p}, ${site})`;
     case TypeKind.Float:
-      return `M.ldf32(${p}, ${site})`;
+      return inl ? inlineRead(p, 4, 'DV[ti].getFloat32(BS[ti] + to, true)', 'ldf32', site) : `M.ldf32(${p}, ${site})`;
     case TypeKind.Double:
-      return `M.ldf64(${p}, ${site})`;
+      return inl ? inlineRead(p, 8, 'DV[ti].getFloat64(BS[ti] + to, true)', 'ldf64', site) : `M.ldf64(${p}, ${site})`;
     default:
       break;
   }
@@ -910,23 +932,29 @@ export function loadExpr(g: Gen, t: Type, p: string, site: number): string {
 }
 
 export function storeStmt(g: Gen, t: Type, p: string, v: string, site: number): string {
+  const inl = g.inlineMemory;
   switch (t.kind) {
     case TypeKind.Int:
       switch (t.bits) {
         case 1:
-        case 8: return `M.st8(${p}, ${v}, ${site});`;
-        case 16: return `M.st16(${p}, ${v}, ${site});`;
-        case 32: return `M.st32(${p}, ${v}, ${site});`;
-        case 64: return `M.st64(${p}, ${v}, ${site});`;
+        case 8: return inl ? inlineWrite(p, 1, `DV[ti].setInt8(BS[ti] + to, ${v});`, 'st8', v, site) : `M.st8(${p}, ${v}, ${site});`;
+        case 16: return inl ? inlineWrite(p, 2, `DV[ti].setInt16(BS[ti] + to, ${v}, true);`, 'st16', v, site) : `M.st16(${p}, ${v}, ${site});`;
+        case 32: return inl ? inlineWrite(p, 4, `DV[ti].setInt32(BS[ti] + to, ${v}, true);`, 'st32', v, site) : `M.st32(${p}, ${v}, ${site});`;
+        case 64:
+          return inl
+            ? inlineWrite(p, 8, `tb = BS[ti] + to; DV[ti].setUint32(tb, ${v} >>> 0, true); DV[ti].setInt32(tb + 4, Math.floor(${v} * ${INV32}), true);`, 'st64', v, site, `typeof ${v} === 'number' && `)
+            : `M.st64(${p}, ${v}, ${site});`;
         default: break;
       }
       break;
     case TypeKind.Ptr:
-      return `M.stp(${p}, ${v}, ${site});`;
+      return inl
+        ? inlineWrite(p, 8, `tb = BS[ti] + to; DV[ti].setUint32(tb, ${v} >>> 0, true); DV[ti].setUint32(tb + 4, Math.floor(${v} * ${INV32}) >>> 0, true);`, 'stp', v, site)
+        : `M.stp(${p}, ${v}, ${site});`;
     case TypeKind.Float:
-      return `M.stf32(${p}, ${v}, ${site});`;
+      return inl ? inlineWrite(p, 4, `DV[ti].setFloat32(BS[ti] + to, ${v}, true);`, 'stf32', v, site) : `M.stf32(${p}, ${v}, ${site});`;
     case TypeKind.Double:
-      return `M.stf64(${p}, ${v}, ${site});`;
+      return inl ? inlineWrite(p, 8, `DV[ti].setFloat64(BS[ti] + to, ${v}, true);`, 'stf64', v, site) : `M.stf64(${p}, ${v}, ${site});`;
     default:
       break;
   }

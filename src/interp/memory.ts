@@ -42,11 +42,14 @@ const EMPTY_DV = new DataView(new ArrayBuffer(0));
 const EMPTY_U8 = new Uint8Array(0);
 
 export class Memory {
-  dv: DataView[] = [];
-  u8: Uint8Array[] = [];
-  base: Int32Array;
-  rsize: Int32Array;
-  wsize: Int32Array;
+  // Per-id tables. dv/u8/base/rsize/wsize are plain arrays that only ever grow by push, so
+  // compiled code may keep references to them for the machine's lifetime (typed arrays
+  // would have to be replaced to grow).
+  readonly dv: DataView[] = [];
+  readonly u8: Uint8Array[] = [];
+  readonly base: number[] = [];
+  readonly rsize: number[] = [];
+  readonly wsize: number[] = [];
   kind: Uint8Array;
   /** For messages: global / function name, or null. Also the function index of function ids. */
   label: (string | null)[] = [];
@@ -70,16 +73,14 @@ export class Memory {
 
   constructor() {
     const cap = 4096;
-    this.base = new Int32Array(cap);
-    this.rsize = new Int32Array(cap);
-    this.wsize = new Int32Array(cap);
     this.kind = new Uint8Array(cap);
     this.fnIndex = new Int32Array(cap);
     this.dv.push(EMPTY_DV);
     this.u8.push(EMPTY_U8);
     this.label.push(null);
-    this.rsize[0] = -1;
-    this.wsize[0] = -1;
+    this.base.push(0);
+    this.rsize.push(-1);
+    this.wsize.push(-1);
     this.newChunk();
   }
 
@@ -90,16 +91,10 @@ export class Memory {
   }
 
   private grow(): void {
-    const cap = this.base.length * 2;
-    const g32 = (a: Int32Array): Int32Array => {
-      const b = new Int32Array(cap);
-      b.set(a);
-      return b;
-    };
-    this.base = g32(this.base);
-    this.rsize = g32(this.rsize);
-    this.wsize = g32(this.wsize);
-    this.fnIndex = g32(this.fnIndex);
+    const cap = this.kind.length * 2;
+    const f = new Int32Array(cap);
+    f.set(this.fnIndex);
+    this.fnIndex = f;
     const k = new Uint8Array(cap);
     k.set(this.kind);
     this.kind = k;
@@ -114,10 +109,13 @@ export class Memory {
     }
     if (this.next >= MAX_IDS) throw new Fault(`out of memory: more than ${MAX_IDS - 1} live allocations`, -1);
     const id = this.next++;
-    if (id >= this.base.length) this.grow();
+    if (id >= this.kind.length) this.grow();
     this.dv.push(EMPTY_DV);
     this.u8.push(EMPTY_U8);
     this.label.push(null);
+    this.base.push(0);
+    this.rsize.push(0);
+    this.wsize.push(0);
     return id;
   }
 
@@ -163,6 +161,8 @@ export class Memory {
   /** A zero-size stand-in for an external global ssakit does not provide. */
   allocExtern(name: string): number {
     const id = this.newId();
+    this.dv[id] = EMPTY_DV;
+    this.u8[id] = EMPTY_U8;
     this.rsize[id] = 0;
     this.wsize[id] = -1;
     this.kind[id] = AK.Extern;
