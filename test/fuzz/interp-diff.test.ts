@@ -21,9 +21,9 @@ try {
 
 describe.skipIf(!llvm || generate === null)(`interpreter vs lli-19: ${N} generated programs from seed ${SEED}`, () => {
   for (let seed = SEED; seed < SEED + N; seed++) {
-    it(`generateCProgram(${seed})`, () => {
+    it(`generateCProgram(${seed})`, async () => {
       const src = generate!(seed);
-      for (const level of LEVELS) expectSameAsLli(src, `gen-${seed}`, level);
+      for (const level of LEVELS) await expectSameAsLli(src, `gen-${seed}`, level);
     });
   }
 });
@@ -31,10 +31,10 @@ describe.skipIf(!llvm || generate === null)(`interpreter vs lli-19: ${N} generat
 describe.skipIf(!llvm || !hasCsmith())(`interpreter vs lli-19: ${CSMITH_N} Csmith programs`, () => {
   for (let seed = 100; seed < 100 + CSMITH_N; seed++) {
     for (const level of LEVELS) {
-      it(`csmith --seed ${seed} -${level}`, () => {
+      it(`csmith --seed ${seed} -${level}`, async () => {
         const { source, flags } = csmithProgram(seed);
         if (level === 'O2' && lliOracle(clangToLL(source, 'O0', flags, `csmith-${seed}`), undefined, 10_000) === null) return;
-        expectSameAsLli(source, `csmith-${seed}`, level, undefined, flags, 10_000);
+        await expectSameAsLli(source, `csmith-${seed}`, level, undefined, flags, 10_000);
       });
     }
   }

@@ -44,11 +44,20 @@ export function lliOracle(ll: string, stdin: string | undefined, lliTimeout: num
   return want.exitCode === null ? null : want;
 }
 
-export function expectSameAsLli(source: string, name: string, level: OptLevel, stdin?: string, extraFlags: string[] = [], lliTimeout = 60_000): boolean {
+/** Lets the test worker answer vitest's RPC between long synchronous steps. */
+export function tick(): Promise<void> {
+  return new Promise((r) => setImmediate(r));
+}
+
+export async function expectSameAsLli(source: string, name: string, level: OptLevel, stdin?: string, extraFlags: string[] = [], lliTimeout = 60_000): Promise<boolean> {
+  await tick();
   const ll = clangToLL(source, level, extraFlags, name);
+  await tick();
   const want = lliOracle(ll, stdin, lliTimeout);
   if (want === null) return false;
+  await tick();
   const got = runOurs(ll, stdin);
+  await tick();
   const label = `${name} at -${level}`;
   if (!got.stdout.equals(want.stdout)) {
     const g = got.stdout.toString('latin1').split('\n');

@@ -25,8 +25,8 @@ const CSMITH_N = 14;
 describe.skipIf(!llvm)('interpreter vs lli-19 on test/programs', () => {
   for (const p of programs) {
     for (const level of LEVELS) {
-      it(`${p.name} -${level}`, () => {
-        expectSameAsLli(readFileSync(p.path, 'utf8'), p.name, level, p.stdin);
+      it(`${p.name} -${level}`, async () => {
+        await expectSameAsLli(readFileSync(p.path, 'utf8'), p.name, level, p.stdin);
       });
     }
   }
@@ -34,9 +34,9 @@ describe.skipIf(!llvm)('interpreter vs lli-19 on test/programs', () => {
 
 describe.skipIf(!llvm || generate === null)(`interpreter vs lli-19 on ${GEN_N} generated programs`, () => {
   for (let seed = 1; seed <= GEN_N; seed++) {
-    it(`generateCProgram(${seed})`, () => {
+    it(`generateCProgram(${seed})`, async () => {
       const src = generate!(seed);
-      for (const level of LEVELS) expectSameAsLli(src, `gen-${seed}`, level);
+      for (const level of LEVELS) await expectSameAsLli(src, `gen-${seed}`, level);
     });
   }
 });
@@ -46,10 +46,10 @@ describe.skipIf(!llvm || !hasCsmith())(`interpreter vs lli-19 on ${CSMITH_N} Csm
   // (about one in eight Csmith programs runs for minutes); each level is its own test
   for (let seed = 1; seed <= CSMITH_N; seed++) {
     for (const level of LEVELS) {
-      it(`csmith --seed ${seed} -${level}`, () => {
+      it(`csmith --seed ${seed} -${level}`, async () => {
         const { source, flags } = csmithProgram(seed);
         if (level === 'O2' && lliOracle(clangToLL(source, 'O0', flags, `csmith-${seed}`), undefined, 10_000) === null) return;
-        expectSameAsLli(source, `csmith-${seed}`, level, undefined, flags, 10_000);
+        await expectSameAsLli(source, `csmith-${seed}`, level, undefined, flags, 10_000);
       });
     }
   }
