@@ -36,6 +36,8 @@ export const VARIANTS: Variant[] = [
   { name: 'braun-nofold', opts: { ssa: 'braun', fold: false } },
   { name: 'alloca', opts: { ssa: 'alloca' } },
   { name: 'alloca+mem2reg', opts: { ssa: 'alloca', mem2reg: true } },
+  // every expression through the explicit-stack walk (the path deep programs take)
+  { name: 'braun-stackwalk', opts: { ssa: 'braun', recursionLimit: 0 } },
 ];
 
 /** Compiles or throws with the diagnostics; checks the verifier. */

@@ -11,7 +11,9 @@
  *    elimination). Copy propagation needs nothing: SSA variables already name values.
  *
  * Invariant of the CSE table: it only holds instructions of the block being filled, so a
- * hit always dominates the new use; `startBlock` empties it. Keys use value uids, which
+ * hit always dominates the new use; `startBlock` empties it.  A GEP key must tell
+ * `gep T, p, 0, i, j` from `gep T, p, i, j`: the tag records whether a leading zero was
+ * skipped, and the number of indices is fixed by the source type and the skip. Keys use value uids, which
  * are never reused, so an entry whose operand was replaced (a trivial phi removed by the
  * SSA builder) can only miss, never lie.
  */
@@ -19,7 +21,8 @@ import type { BasicBlock } from '../../ir/basic-block.js';
 import type { IRBuilder } from '../../ir/builder.js';
 import type { Instruction } from '../../ir/instruction.js';
 import { Flag, Opcode, Pred, isCommutative } from '../../ir/opcodes.js';
-import { Type, typeId } from '../../ir/types.js';
+import type { Type } from '../../ir/types.js';
+import { ConstantInt } from '../../ir/constants.js';
 import type { Value } from '../../ir/value.js';
 import { simplifyBinOp, simplifyCast, simplifyFCmp, simplifyFNeg, simplifyGEP, simplifyICmp } from '../../analysis/instsimplify.js';
 
@@ -63,14 +66,103 @@ export class PlainValues implements ValueMaker {
   }
 }
 
+/**
+ * The local CSE table: open addressing on a key of four integers (an opcode tag and up to
+ * three operand uids), in typed arrays. Entries are stamped with the block's epoch, so
+ * starting a block is O(1): older entries read as empty.
+ */
+export class ExprTable {
+  private k0 = new Int32Array(1024);
+  private k1 = new Int32Array(1024);
+  private k2 = new Int32Array(1024);
+  private k3 = new Int32Array(1024);
+  private stamp = new Int32Array(1024);
+  private vals: (Instruction | null)[] = new Array<Instruction | null>(1024).fill(null);
+  private mask = 1023;
+  private epoch = 1;
+  private count = 0;
+
+  reset(): void {
+    this.epoch++;
+    this.count = 0;
+  }
+
+  find(t: number, a: number, b: number, c: number): Instruction | null {
+    const mask = this.mask;
+    const st = this.stamp;
+    const ep = this.epoch;
+    for (let h = mix(t, a, b, c) & mask; ; h = (h + 1) & mask) {
+      if (st[h] !== ep) return null;
+      if (this.k0[h] === t && this.k1[h] === a && this.k2[h] === b && this.k3[h] === c) return this.vals[h];
+    }
+  }
+
+  insert(t: number, a: number, b: number, c: number, v: Instruction): void {
+    if ((this.count + 1) * 2 > this.mask + 1) this.grow();
+    this.put(t, a, b, c, v);
+    this.count++;
+  }
+
+  private put(t: number, a: number, b: number, c: number, v: Instruction): void {
+    const mask = this.mask;
+    const st = this.stamp;
+    const ep = this.epoch;
+    let h = mix(t, a, b, c) & mask;
+    while (st[h] === ep) h = (h + 1) & mask;
+    st[h] = ep;
+    this.k0[h] = t;
+    this.k1[h] = a;
+    this.k2[h] = b;
+    this.k3[h] = c;
+    this.vals[h] = v;
+  }
+
+  private grow(): void {
+    const { k0, k1, k2, k3, stamp, vals, epoch } = this;
+    const cap = (this.mask + 1) * 2;
+    this.k0 = new Int32Array(cap);
+    this.k1 = new Int32Array(cap);
+    this.k2 = new Int32Array(cap);
+    this.k3 = new Int32Array(cap);
+    this.stamp = new Int32Array(cap);
+    this.vals = new Array<Instruction | null>(cap).fill(null);
+    this.mask = cap - 1;
+    for (let i = 0; i < stamp.length; i++) if (stamp[i] === epoch) this.put(k0[i], k1[i], k2[i], k3[i], vals[i]!);
+  }
+}
+
+function mix(t: number, a: number, b: number, c: number): number {
+  let h = Math.imul(t, 0x9e3779b1) ^ a;
+  h = Math.imul(h ^ (h >>> 15), 0x85ebca77) ^ b;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae3d) ^ c;
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** Key tags: the opcode in the low 8 bits, a predicate or type number above. */
+const TAG_SHIFT = 8;
+
 export class FoldingValues implements ValueMaker {
   folded = 0;
   reused = 0;
-  private readonly table = new Map<string, Instruction>();
-  constructor(private readonly b: IRBuilder) {}
+  /** Small numbers for the types that appear in keys. */
+  private readonly typeNums = new Map<Type, number>();
+  /** `table` may be shared by consecutive functions (it is reset at every block). */
+  constructor(
+    private readonly b: IRBuilder,
+    private readonly table: ExprTable = new ExprTable(),
+  ) {}
 
   startBlock(): void {
-    if (this.table.size > 0) this.table.clear();
+    this.table.reset();
+  }
+
+  private typeNum(t: Type): number {
+    let n = this.typeNums.get(t);
+    if (n === undefined) {
+      n = this.typeNums.size + 1;
+      this.typeNums.set(t, n);
+    }
+    return n;
   }
 
   binary(op: Opcode, a: Value, b: Value): Value {
@@ -81,19 +173,18 @@ export class FoldingValues implements ValueMaker {
     }
     let x = a.uid;
     let y = b.uid;
-    if (isCommutative(op) && x > y) {
+    if (x > y && isCommutative(op)) {
       const t = x;
       x = y;
       y = t;
     }
-    const key = `${op},${x},${y}`;
-    const hit = this.table.get(key);
-    if (hit !== undefined) {
+    const hit = this.table.find(op, x, y, 0);
+    if (hit !== null) {
       this.reused++;
       return hit;
     }
     const i = this.b.binary(op, a, b);
-    this.table.set(key, i);
+    this.table.insert(op, x, y, 0, i);
     return i;
   }
 
@@ -103,14 +194,13 @@ export class FoldingValues implements ValueMaker {
       this.folded++;
       return s;
     }
-    const key = `${Opcode.FNeg},${a.uid}`;
-    const hit = this.table.get(key);
-    if (hit !== undefined) {
+    const hit = this.table.find(Opcode.FNeg, a.uid, 0, 0);
+    if (hit !== null) {
       this.reused++;
       return hit;
     }
     const i = this.b.fneg(a);
-    this.table.set(key, i);
+    this.table.insert(Opcode.FNeg, a.uid, 0, 0, i);
     return i;
   }
 
@@ -133,14 +223,14 @@ export class FoldingValues implements ValueMaker {
   }
 
   private cmp(op: Opcode, pred: Pred, a: Value, b: Value): Value {
-    const key = `${op},${pred},${a.uid},${b.uid}`;
-    const hit = this.table.get(key);
-    if (hit !== undefined) {
+    const tag = op | (pred << TAG_SHIFT);
+    const hit = this.table.find(tag, a.uid, b.uid, 0);
+    if (hit !== null) {
       this.reused++;
       return hit;
     }
     const i = op === Opcode.ICmp ? this.b.icmp(pred, a, b) : this.b.fcmp(pred, a, b);
-    this.table.set(key, i);
+    this.table.insert(tag, a.uid, b.uid, 0, i);
     return i;
   }
 
@@ -150,14 +240,14 @@ export class FoldingValues implements ValueMaker {
       this.folded++;
       return s;
     }
-    const key = `${op},${typeId(to)},${v.uid}`;
-    const hit = this.table.get(key);
-    if (hit !== undefined) {
+    const tag = op | (this.typeNum(to) << TAG_SHIFT);
+    const hit = this.table.find(tag, v.uid, 0, 0);
+    if (hit !== null) {
       this.reused++;
       return hit;
     }
     const i = this.b.cast(op, v, to);
-    this.table.set(key, i);
+    this.table.insert(tag, v.uid, 0, 0, i);
     return i;
   }
 
@@ -167,15 +257,20 @@ export class FoldingValues implements ValueMaker {
       this.folded++;
       return s;
     }
-    let key = `${Opcode.GetElementPtr},${typeId(src)},${base.uid}`;
-    for (const x of idx) key += ',' + x.uid;
-    const hit = this.table.get(key);
-    if (hit !== undefined) {
+    // keys hold at most three operands: the base and two indices, or a leading zero and two
+    let skip = 0;
+    if (idx.length === 3 && idx[0] instanceof ConstantInt && idx[0].value === 0n) skip = 1;
+    if (idx.length - skip > 2) return this.b.gep(src, base, idx);
+    const tag = Opcode.GetElementPtr | (skip << TAG_SHIFT) | (this.typeNum(src) << (TAG_SHIFT + 1));
+    const i0 = idx.length > skip ? idx[skip].uid : 0;
+    const i1 = idx.length > skip + 1 ? idx[skip + 1].uid : 0;
+    const hit = this.table.find(tag, base.uid, i0, i1);
+    if (hit !== null) {
       this.reused++;
       return hit;
     }
     const i = this.b.gep(src, base, idx);
-    this.table.set(key, i);
+    this.table.insert(tag, base.uid, i0, i1, i);
     return i;
   }
 }

@@ -34,6 +34,13 @@ export interface VarHost {
   entryAlloca(type: Type, name: string): Instruction;
   /** The LLVM type of a scalar or array-parameter declaration. */
   typeOf(d: VarDecl): Type;
+  /**
+   * Per-declaration storage, indexed by the program-wide declaration id and shared by all
+   * functions (ids are unique, so no function sees another's entries): an address or value,
+   * and a number.
+   */
+  readonly declValue: (Value | null)[];
+  readonly declNumber: Int32Array;
 }
 
 export interface VarModel {
@@ -50,9 +57,11 @@ export interface VarModel {
 }
 
 export class AllocaVars implements VarModel {
-  /** Alloca per declaration id (program-wide ids, so one array serves every function). */
-  private readonly slot: Instruction[] = [];
-  constructor(private readonly h: VarHost) {}
+  /** The alloca of each declaration (host.declValue). */
+  private readonly slot: (Value | null)[];
+  constructor(private readonly h: VarHost) {
+    this.slot = h.declValue;
+  }
 
   param(d: VarDecl, arg: Argument): void {
     const a = this.h.entryAlloca(arg.type, d.name + '.addr');
@@ -63,10 +72,10 @@ export class AllocaVars implements VarModel {
     this.slot[d.id] = this.h.entryAlloca(this.h.typeOf(d), d.name);
   }
   read(d: VarDecl): Value {
-    return this.h.b.load(this.h.typeOf(d), this.slot[d.id]);
+    return this.h.b.load(this.h.typeOf(d), this.slot[d.id]!);
   }
   write(d: VarDecl, _bb: BasicBlock, v: Value): void {
-    this.h.b.store(v, this.slot[d.id]);
+    this.h.b.store(v, this.slot[d.id]!);
   }
   seal(): void {}
   finish(): void {}
@@ -80,17 +89,17 @@ export interface BraunStats {
 
 export class BraunVars implements VarModel {
   readonly ssa: SSABuilder;
-  /** Builder variable per declaration id, valid for declarations of this function. */
+  /** Builder variable per declaration id (host.declNumber). */
   private readonly varOf: Int32Array;
-  /** Array parameters: the argument itself. */
-  private readonly direct: Value[] = [];
+  /** Array parameters: the argument itself (host.declValue). */
+  private readonly direct: (Value | null)[];
 
   constructor(
     private readonly h: VarHost,
-    declCount: number,
     fold: boolean,
   ) {
-    this.varOf = new Int32Array(Math.max(1, declCount));
+    this.varOf = h.declNumber;
+    this.direct = h.declValue;
     // On-the-fly phi folding: phi(v, undef, v) is v when v is a constant or an argument
     // (values that dominate everything); other undef merges need dominance, which the
     // builder does not have yet, so they stay (as in plain Cytron SSA).
@@ -111,7 +120,7 @@ export class BraunVars implements VarModel {
     this.varOf[d.id] = this.ssa.declareVariable(this.h.typeOf(d), d.name);
   }
   read(d: VarDecl, bb: BasicBlock): Value {
-    if (d.type.kind === 'pointer') return this.direct[d.id];
+    if (d.type.kind === 'pointer') return this.direct[d.id]!;
     return this.ssa.readVariable(this.varOf[d.id], bb);
   }
   write(d: VarDecl, bb: BasicBlock, v: Value): void {

@@ -40,6 +40,8 @@ import { Opcode, Pred } from '../../ir/opcodes.js';
 import { Type, doubleType, floatType, functionType, i1, i32, i64, i8, ptr, voidType } from '../../ir/types.js';
 import type { Argument, Value } from '../../ir/value.js';
 import type {
+  ArrayType,
+  PointerType,
   Assign,
   Block,
   Call,
@@ -56,7 +58,7 @@ import type {
   VarDecl,
   While,
 } from './ast.js';
-import { FoldingValues, PlainValues, type ValueMaker } from './irgen-values.js';
+import { ExprTable, FoldingValues, PlainValues, type ValueMaker } from './irgen-values.js';
 import { AllocaVars, BraunVars, type VarHost, type VarModel } from './irgen-vars.js';
 import { arrayConstant, arrayIRType, isZeroBits, nonZeroEntries, scalarConstant, scalarIRType } from './lower-init.js';
 
@@ -67,6 +69,11 @@ export interface IRGenOptions {
   ssa?: SSAMode;
   /** Braun mode's on-the-fly folding, simplification and local CSE (default true). */
   fold?: boolean;
+  /**
+   * Expression depth evaluated by plain recursion before the explicit-stack walk takes over
+   * (default 200). Tests set 0 to run every expression through the explicit-stack walk.
+   */
+  recursionLimit?: number;
 }
 
 export interface IRGenStats {
@@ -94,11 +101,21 @@ class ModuleGen {
   readonly module: Module;
   readonly mode: SSAMode;
   readonly fold: boolean;
+  readonly recursionLimit: number;
   readonly stats: IRGenStats = { functions: 0, phisCreated: 0, phisRemoved: 0, folded: 0, cseHits: 0 };
   /** Global variables by declaration id. */
-  readonly globals: GlobalVariable[] = [];
+  readonly globals: (GlobalVariable | null)[];
+  private readonly pointee: (Type | null)[];
+  readonly cseTable = new ExprTable();
+  /** i32 constants by value (ConstantInt.get goes through a bigint map above 1023). */
+  private readonly ints = new Map<number, ConstantInt>();
+  /** float constants by value (not -0.0). */
+  readonly floats = new Map<number, ConstantFP>();
+  /** Per-declaration storage shared by the functions (see VarHost). */
+  readonly declValue: (Value | null)[];
+  readonly declNumber: Int32Array;
   /** Functions by FuncDecl id. */
-  private readonly functions: (Function | undefined)[] = [];
+  private readonly functions: (Function | null)[];
   private readonly strings = new Map<string, GlobalVariable>();
   private memsetFn: Function | null = null;
   private memcpyFn: Function | null = null;
@@ -106,6 +123,12 @@ class ModuleGen {
   constructor(readonly program: Program, opts: IRGenOptions) {
     this.mode = opts.ssa ?? 'braun';
     this.fold = opts.fold ?? true;
+    this.recursionLimit = Math.max(0, opts.recursionLimit ?? MAX_RECURSION);
+    this.declValue = new Array<Value | null>(program.declCount).fill(null);
+    this.globals = new Array<GlobalVariable | null>(program.declCount).fill(null);
+    this.pointee = new Array<Type | null>(program.declCount).fill(null);
+    this.functions = new Array<Function | null>(program.declCount).fill(null);
+    this.declNumber = new Int32Array(Math.max(1, program.declCount));
     const name = program.source.name;
     const m = (this.module = new Module(name));
     m.sourceFilename = name;
@@ -147,7 +170,7 @@ class ModuleGen {
   functionFor(f: FuncDecl): Function {
     const target = f.definition ?? f;
     let fn = this.functions[target.id];
-    if (fn !== undefined) return fn;
+    if (fn !== null) return fn;
     const params: Type[] = [];
     for (const p of target.params) params.push(irType(p.type));
     if (target.lineArgument) params.push(i32);
@@ -182,6 +205,24 @@ class ModuleGen {
     g.align = globalAlign(a.type);
     this.module.addGlobal(g);
     return g;
+  }
+
+  /** The GEP source type for subscripts of an array or array parameter (cached per declaration). */
+  pointeeType(d: VarDecl): Type {
+    let t = this.pointee[d.id];
+    if (t === null) {
+      const st = d.type as ArrayType | PointerType;
+      t = st.kind === 'pointer' && st.dims.length === 0 ? scalarIRType(st.elem) : arrayIRType(st.elem, st.dims);
+      this.pointee[d.id] = t;
+    }
+    return t;
+  }
+
+  int(v: number): ConstantInt {
+    if (v >= -128 && v < 1024) return ConstantInt.get(i32, v);
+    let c = this.ints.get(v);
+    if (c === undefined) this.ints.set(v, (c = ConstantInt.get(i32, v)));
+    return c;
   }
 
   memset(): Function {
@@ -224,8 +265,24 @@ function irType(t: SyType): Type {
   }
 }
 
-const c64 = (k: number): ConstantInt => ConstantInt.get(i64, k);
+/** `i64 k`, cached for the small indices that dominate. */
+const C64_CACHE: ConstantInt[] = [];
+function c64(k: number): ConstantInt {
+  if (k >= 0 && k < 4096) {
+    let c = C64_CACHE[k];
+    if (c === undefined) {
+      for (let j = C64_CACHE.length; j <= k; j++) C64_CACHE.push(ConstantInt.get(i64, j));
+      c = C64_CACHE[k];
+    }
+    return c;
+  }
+  return ConstantInt.get(i64, k);
+}
 const FALSE = ConstantInt.false();
+const EMPTY: Value[] = [];
+/** Expression depth handled by plain recursion before switching to the generator walk. */
+const MAX_RECURSION = 200;
+
 const TRUE = ConstantInt.true();
 const ZERO_F = ConstantFP.get(floatType, 0);
 const ZERO_I = ConstantInt.get(i32, 0);
@@ -267,9 +324,10 @@ class FunctionGen implements VarHost {
   /** The block the value maker's CSE table describes. */
   private filling: BasicBlock;
   private readonly loops: LoopTargets[] = [];
-  /** Local array allocas by declaration id. */
-  private readonly arrays: Value[] = [];
+  readonly declValue: (Value | null)[];
+  readonly declNumber: Int32Array;
   private readonly nameCount = new Map<string, number>();
+  private readonly maxDepth: number;
 
   constructor(
     private readonly mg: ModuleGen,
@@ -281,12 +339,15 @@ class FunctionGen implements VarHost {
     this.b.setInsertPoint(this.entry);
     this.cur = this.entry;
     this.filling = this.entry;
+    this.maxDepth = mg.recursionLimit;
+    this.declValue = mg.declValue;
+    this.declNumber = mg.declNumber;
     if (mg.mode === 'alloca') {
       this.vars = new AllocaVars(this);
       this.values = new PlainValues(this.b);
     } else {
-      this.vars = new BraunVars(this, mg.program.declCount, mg.fold);
-      this.values = mg.fold ? new FoldingValues(this.b) : new PlainValues(this.b);
+      this.vars = new BraunVars(this, mg.fold);
+      this.values = mg.fold ? new FoldingValues(this.b, mg.cseTable) : new PlainValues(this.b);
     }
     this.vars.seal(this.entry);
   }
@@ -408,10 +469,55 @@ class FunctionGen implements VarHost {
     this.cur = null;
   }
 
-  // ---- the trampoline ----------------------------------------------------------------------
+  // ---- the walk ---------------------------------------------------------------------------
+  //
+  // Statements are generators run by `exec`, a trampoline with a heap stack (walk.ts's
+  // walkDeep, specialised). Expressions and conditions a statement yields are evaluated by
+  // plain recursion (`value`, `cond`, `truthValue`) while they are shallow, which is what
+  // nearly every program needs and allocates nothing; at depth MAX_RECURSION the subtree
+  // is handed to `execDeep`, a trampoline whose generators never recurse, so the JS stack
+  // holds at most MAX_RECURSION expression frames whatever the input.
 
-  /** Runs the generator of `root` and of everything it yields, on a heap stack. */
-  private exec(root: Task): Value | null {
+  /** Runs the generator of statement `root` and of every statement it yields. */
+  private exec(root: Task): void {
+    const stack: Gen[] = [this.visit(root)];
+    let input: Value | null = null;
+    while (stack.length > 0) {
+      const step = stack[stack.length - 1].next(input);
+      if (step.done === true) {
+        stack.pop();
+        input = null;
+        continue;
+      }
+      const t = step.value;
+      switch (t.kind) {
+        case 'Cond':
+          this.cond(t.e, t.t, t.f, 0);
+          input = null;
+          break;
+        case 'Truth':
+          input = this.truthValue(t.e, 0);
+          break;
+        case 'IntLiteral':
+        case 'FloatLiteral':
+        case 'StringLiteral':
+        case 'LVal':
+        case 'Call':
+        case 'Unary':
+        case 'Binary':
+        case 'Logical':
+        case 'Convert':
+          input = this.value(t, 0);
+          break;
+        default:
+          stack.push(this.visit(t));
+          input = null;
+      }
+    }
+  }
+
+  /** Evaluates a deep task with generators only (no recursion at all). */
+  private execDeep(root: Task): Value | null {
     const stack: Gen[] = [this.visit(root)];
     let input: Value | null = null;
     while (stack.length > 0) {
@@ -433,7 +539,7 @@ class FunctionGen implements VarHost {
     return input;
   }
 
-  /** The value of a leaf expression, computed without a generator; null for other tasks. */
+  /** The value of a leaf expression (constant, scalar variable); null for other tasks. */
   private leaf(t: Task): Value | null {
     switch (t.kind) {
       case 'IntLiteral':
@@ -443,28 +549,35 @@ class FunctionGen implements VarHost {
       case 'Logical':
       case 'Convert':
         return t.constValue !== undefined ? this.constantOf(t) : null;
-      case 'LVal': {
+      case 'LVal':
         if (t.constValue !== undefined) return this.constantOf(t);
         if (t.indices.length !== 0 || t.access !== 'load') return null;
-        const d = t.decl!;
-        if (d.type.kind === 'array') return null;
-        if (d.storage === 'global') return this.b.load(scalarIRType(d.elem), this.mg.globals[d.id]);
-        return this.vars.read(d, this.cur!);
-      }
+        return this.readScalar(t.decl!);
       default:
         return null;
     }
   }
 
+  /** A scalar variable or an array parameter's pointer. */
+  private readScalar(d: VarDecl): Value {
+    if (d.storage === 'global') return this.b.load(scalarIRType(d.elem), this.mg.globals[d.id]!);
+    return this.vars.read(d, this.cur!);
+  }
+
   private constantOf(e: Expr): Constant {
     const v = e.constValue!;
     switch (e.type.kind) {
-      case 'float':
-        return ConstantFP.get(floatType, v);
+      case 'float': {
+        // ConstantFP.get keys by bit pattern (a string); most programs use few distinct floats
+        if (v === 0 && Object.is(v, -0)) return ConstantFP.get(floatType, v);
+        let c = this.mg.floats.get(v);
+        if (c === undefined) this.mg.floats.set(v, (c = ConstantFP.get(floatType, v)));
+        return c;
+      }
       case 'double':
         return ConstantFP.get(doubleType, v);
       default:
-        return ConstantInt.get(i32, v);
+        return this.mg.int(v);
     }
   }
 
@@ -545,7 +658,7 @@ class FunctionGen implements VarHost {
     if (t.kind !== 'array') return null;
     const type = arrayIRType(d.elem, t.dims);
     const a = this.entryAlloca(type, d.name);
-    this.arrays[d.id] = a;
+    this.declValue[d.id] = a;
     const init = d.initializer;
     if (init === null || init.kind !== 'array') return null;
     const bytes = allocSize(type);
@@ -591,13 +704,15 @@ class FunctionGen implements VarHost {
     const v = (yield s.value)!;
     const t = s.target;
     const d = t.decl!;
-    if (t.indices.length === 0 && d.type.kind !== 'array' && d.type.kind !== 'pointer') {
-      if (d.storage === 'global') this.b.store(v, this.mg.globals[d.id]);
+    const ix = t.indices;
+    if (ix.length === 0) {
+      if (d.storage === 'global') this.b.store(v, this.mg.globals[d.id]!);
       else this.vars.write(d, this.cur!, v);
       return null;
     }
-    const p = yield* this.address(t);
-    this.b.store(v, p);
+    const vals = new Array<Value>(ix.length);
+    for (let k = 0; k < ix.length; k++) vals[k] = (yield ix[k])!;
+    this.b.store(v, this.addressOf(d, vals));
     return null;
   }
 
@@ -663,6 +778,47 @@ class FunctionGen implements VarHost {
 
   // ---- conditions --------------------------------------------------------------------------
 
+  /** Branches on the truth of `e` (recursive while shallow). */
+  private cond(e: Expr, t: BasicBlock, f: BasicBlock, depth: number): void {
+    if (e.constValue !== undefined) {
+      this.b.br(e.constValue !== 0 ? t : f);
+      this.cur = null;
+      return;
+    }
+    if (depth >= this.maxDepth) {
+      this.execDeep(new CondTask(e, t, f));
+      return;
+    }
+    switch (e.kind) {
+      case 'Logical': {
+        const and = e.op === '&&';
+        const rhs = this.block(and ? 'land.rhs' : 'lor.rhs');
+        if (and) this.cond(e.lhs, rhs, f, depth + 1);
+        else this.cond(e.lhs, t, rhs, depth + 1);
+        this.enter(rhs);
+        if (this.cur !== null) this.cond(e.rhs, t, f, depth + 1);
+        return;
+      }
+      case 'Unary':
+        if (e.op === '!') {
+          this.cond(e.operand, f, t, depth + 1);
+          return;
+        }
+        break;
+      case 'Binary':
+        if (isComparison(e.op)) {
+          const a = this.value(e.lhs, depth + 1);
+          const b = this.value(e.rhs, depth + 1);
+          this.condBr(this.compare(e.op, a, b), t, f);
+          return;
+        }
+        break;
+      default:
+        break;
+    }
+    this.condBr(this.truth(this.value(e, depth + 1)), t, f);
+  }
+
   private *genCond(c: CondTask): Gen {
     const { e, t, f } = c;
     if (e.constValue !== undefined) {
@@ -701,6 +857,18 @@ class FunctionGen implements VarHost {
     return null;
   }
 
+  /** The truth of `e` as an i1 (a comparison directly, else `!= 0`). */
+  private truthValue(e: Expr, depth: number): Value {
+    if (e.constValue !== undefined) return e.constValue !== 0 ? TRUE : FALSE;
+    if (depth >= this.maxDepth) return this.execDeep(new TruthTask(e))!;
+    if (e.kind === 'Binary' && isComparison(e.op)) {
+      const a = this.value(e.lhs, depth + 1);
+      const b = this.value(e.rhs, depth + 1);
+      return this.compare(e.op, a, b);
+    }
+    return this.truth(this.value(e, depth + 1));
+  }
+
   private *genTruth(t: TruthTask): Gen {
     const e = t.e;
     if (e.constValue !== undefined) return e.constValue !== 0 ? TRUE : FALSE;
@@ -727,6 +895,60 @@ class FunctionGen implements VarHost {
   }
 
   // ---- expressions -------------------------------------------------------------------------
+  //
+  // Each kind has a combining step shared by the recursive and the generator walk
+  // (`lvalOf`, `callOf`, `unaryOf`, `binaryOf`, `convertOf`, `logicalEnd`).
+
+  /** The value of `e` (recursive while shallow). */
+  private value(e: Expr, depth: number): Value {
+    if (e.constValue !== undefined) return this.constantOf(e);
+    if (depth >= this.maxDepth) return this.execDeep(e)!;
+    const d1 = depth + 1;
+    switch (e.kind) {
+      case 'LVal': {
+        const ix = e.indices;
+        if (ix.length === 0) return e.access === 'address' ? this.lvalOf(e, EMPTY) : this.readScalar(e.decl!);
+        const vals = new Array<Value>(ix.length);
+        for (let k = 0; k < ix.length; k++) vals[k] = this.value(ix[k], d1);
+        return this.lvalOf(e, vals);
+      }
+      case 'Call': {
+        const args: Value[] = [];
+        for (const a of e.args) args.push(a.kind === 'StringLiteral' ? this.mg.stringConstant(a.value) : this.value(a, d1));
+        return this.callOf(e, args);
+      }
+      case 'Unary':
+        return this.unaryOf(e.op, this.value(e.operand, d1));
+      case 'Binary': {
+        const a = this.value(e.lhs, d1);
+        return this.binaryOf(e.op, a, this.value(e.rhs, d1));
+      }
+      case 'Logical': {
+        const and = e.op === '&&';
+        const rhs = this.block(and ? 'land.rhs' : 'lor.rhs');
+        const end = this.block(and ? 'land.end' : 'lor.end');
+        if (and) this.cond(e.lhs, rhs, end, d1);
+        else this.cond(e.lhs, end, rhs, d1);
+        this.enter(rhs);
+        let rv: Value = FALSE;
+        let rhsEnd: BasicBlock | null = null;
+        if (this.cur !== null) {
+          rv = this.truthValue(e.rhs, d1);
+          rhsEnd = this.cur;
+          this.br(end);
+        }
+        return this.logicalEnd(and, end, rhsEnd, rv);
+      }
+      case 'Convert':
+        return this.convertOf(e.op, this.value(e.operand, d1));
+      case 'IntLiteral':
+        return ConstantInt.get(i32, e.value);
+      case 'FloatLiteral':
+        return ConstantFP.get(floatType, e.value);
+      default:
+        throw new Error(`internal error: cannot generate code for '${e.kind}'`);
+    }
+  }
 
   private *genConstant(e: Task): Gen {
     if (e.kind === 'IntLiteral') return ConstantInt.get(i32, e.value);
@@ -735,59 +957,67 @@ class FunctionGen implements VarHost {
   }
 
   private *genLVal(e: LVal): Gen {
-    const d = e.decl!;
-    if (e.access === 'address') return yield* this.address(e);
-    if (e.indices.length === 0) {
-      // a scalar (the fast path usually takes it), or an array parameter's pointer
-      if (d.type.kind === 'pointer') return this.vars.read(d, this.cur!);
-      if (d.storage === 'global') return this.b.load(scalarIRType(d.elem), this.mg.globals[d.id]);
-      return this.vars.read(d, this.cur!);
-    }
-    const p = yield* this.address(e);
-    return this.b.load(scalarIRType(d.elem), p);
+    const ix = e.indices;
+    if (ix.length === 0 && e.access !== 'address') return this.readScalar(e.decl!);
+    const vals = new Array<Value>(ix.length);
+    for (let k = 0; k < ix.length; k++) vals[k] = (yield ix[k])!;
+    return this.lvalOf(e, vals);
   }
 
-  /** The address of an element or sub-array: one GEP over the declared type. */
-  private *address(e: LVal): Generator<Task, Value, Value | null> {
+  /** An element's value, or (access 'address') the address of an element or sub-array. */
+  private lvalOf(e: LVal, indices: Value[]): Value {
     const d = e.decl!;
+    const p = this.addressOf(d, indices);
+    return e.access === 'address' ? p : this.b.load(scalarIRType(d.elem), p);
+  }
+
+  /** One GEP over the declared array type (or an array parameter's pointee type). */
+  private addressOf(d: VarDecl, indices: Value[]): Value {
     const t = d.type;
     let base: Value;
     let src: Type;
-    const idx: Value[] = [];
+    let idx: Value[];
+    let k = 0;
     if (t.kind === 'pointer') {
       base = this.vars.read(d, this.cur!);
-      src = t.dims.length > 0 ? arrayIRType(t.elem, t.dims) : scalarIRType(t.elem);
+      if (indices.length === 0) return base;
+      src = this.mg.pointeeType(d);
+      idx = new Array<Value>(indices.length);
     } else if (t.kind === 'array') {
-      base = d.storage === 'global' ? this.mg.globals[d.id] : this.arrays[d.id];
-      src = arrayIRType(t.elem, t.dims);
-      idx.push(c64(0));
+      base = d.storage === 'global' ? this.mg.globals[d.id]! : this.declValue[d.id]!;
+      if (indices.length === 0) return base;
+      src = this.mg.pointeeType(d);
+      idx = new Array<Value>(indices.length + 1);
+      idx[k++] = c64(0);
     } else {
       throw new Error(`internal error: '${d.name}' is not an array`);
     }
-    if (e.indices.length === 0) return base;
-    for (const ix of e.indices) {
-      const v = (yield ix)!;
-      idx.push(v instanceof ConstantInt ? c64(Number(v.value)) : this.values.cast(Opcode.SExt, v, i64));
+    for (let j = 0; j < indices.length; j++) {
+      const v = indices[j];
+      idx[k++] = v instanceof ConstantInt ? c64(Number(v.value)) : this.values.cast(Opcode.SExt, v, i64);
     }
     return this.values.gep(src, base, idx);
   }
 
   private *genCall(e: Call): Gen {
-    const callee = e.callee!;
-    const fn = this.mg.functionFor(callee);
     const args: Value[] = [];
-    for (const a of e.args) {
-      if (a.kind === 'StringLiteral') args.push(this.mg.stringConstant(a.value));
-      else args.push((yield a)!);
-    }
+    for (const a of e.args) args.push(a.kind === 'StringLiteral' ? this.mg.stringConstant(a.value) : (yield a)!);
+    return this.callOf(e, args);
+  }
+
+  private callOf(e: Call, args: Value[]): Value {
+    const callee = e.callee!;
     if (callee.lineArgument) args.push(ConstantInt.get(i32, e.line));
-    return this.b.call(fn, args);
+    return this.b.call(this.mg.functionFor(callee), args);
   }
 
   private *genUnary(e: Extract<Expr, { kind: 'Unary' }>): Gen {
-    const v = (yield e.operand)!;
+    return this.unaryOf(e.op, (yield e.operand)!);
+  }
+
+  private unaryOf(op: string, v: Value): Value {
     const isFloat = v.type === floatType;
-    switch (e.op) {
+    switch (op) {
       case '+':
         return v;
       case '-':
@@ -801,28 +1031,24 @@ class FunctionGen implements VarHost {
 
   private *genBinary(e: Extract<Expr, { kind: 'Binary' }>): Gen {
     const a = (yield e.lhs)!;
-    const b = (yield e.rhs)!;
-    if (isComparison(e.op)) return this.values.cast(Opcode.ZExt, this.compare(e.op, a, b), i32);
+    return this.binaryOf(e.op, a, (yield e.rhs)!);
+  }
+
+  private binaryOf(op: string, a: Value, b: Value): Value {
+    if (isComparison(op)) return this.values.cast(Opcode.ZExt, this.compare(op, a, b), i32);
     const isFloat = a.type === floatType;
-    let op: Opcode;
-    switch (e.op) {
+    switch (op) {
       case '+':
-        op = isFloat ? Opcode.FAdd : Opcode.Add;
-        break;
+        return this.values.binary(isFloat ? Opcode.FAdd : Opcode.Add, a, b);
       case '-':
-        op = isFloat ? Opcode.FSub : Opcode.Sub;
-        break;
+        return this.values.binary(isFloat ? Opcode.FSub : Opcode.Sub, a, b);
       case '*':
-        op = isFloat ? Opcode.FMul : Opcode.Mul;
-        break;
+        return this.values.binary(isFloat ? Opcode.FMul : Opcode.Mul, a, b);
       case '/':
-        op = isFloat ? Opcode.FDiv : Opcode.SDiv;
-        break;
+        return this.values.binary(isFloat ? Opcode.FDiv : Opcode.SDiv, a, b);
       default:
-        op = Opcode.SRem;
-        break;
+        return this.values.binary(Opcode.SRem, a, b);
     }
-    return this.values.binary(op, a, b);
   }
 
   /** `a && b` / `a || b` as a value: short-circuit branches, an i1 phi, `zext` to int. */
@@ -831,33 +1057,42 @@ class FunctionGen implements VarHost {
     const rhs = this.block(and ? 'land.rhs' : 'lor.rhs');
     const end = this.block(and ? 'land.end' : 'lor.end');
     yield and ? new CondTask(e.lhs, rhs, end) : new CondTask(e.lhs, end, rhs);
-    // every edge into `end` so far carries the short-circuit value
     this.enter(rhs);
     let rhsEnd: BasicBlock | null = null;
     let rv: Value = FALSE;
     if (this.cur !== null) {
-      const c = yield new TruthTask(e.rhs);
-      rv = c!;
+      rv = (yield new TruthTask(e.rhs))!;
       rhsEnd = this.cur;
       this.br(end);
     }
+    return this.logicalEnd(and, end, rhsEnd, rv);
+  }
+
+  /**
+   * Enters the join of a `&&`/`||` value: every edge into `end` but the one from `rhsEnd`
+   * (which carries `rv`) is a short circuit and carries false (&&) or true (||).
+   */
+  private logicalEnd(and: boolean, end: BasicBlock, rhsEnd: BasicBlock | null, rv: Value): Value {
     const preds = end.predecessors();
     this.enter(end);
     const short = and ? FALSE : TRUE;
-    let phiVal: Value;
+    let v: Value;
     if (preds.length === 1) {
-      phiVal = preds[0] === rhsEnd ? rv : short;
+      v = preds[0] === rhsEnd ? rv : short;
     } else {
       const phi = this.b.phi(i1);
       for (const p of preds) phi.addIncoming(p === rhsEnd ? rv : short, p);
-      phiVal = phi;
+      v = phi;
     }
-    return this.values.cast(Opcode.ZExt, phiVal, i32);
+    return this.values.cast(Opcode.ZExt, v, i32);
   }
 
   private *genConvert(e: Extract<Expr, { kind: 'Convert' }>): Gen {
-    const v = (yield e.operand)!;
-    switch (e.op) {
+    return this.convertOf(e.op, (yield e.operand)!);
+  }
+
+  private convertOf(op: string, v: Value): Value {
+    switch (op) {
       case 'itof':
         return this.values.cast(Opcode.SIToFP, v, floatType);
       case 'ftoi':
