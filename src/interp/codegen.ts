@@ -145,6 +145,86 @@ export class Gen {
     return n;
   }
 
+  /**
+   * Magnitude bounds of wide integer values: |v| < 2^bound. A bound ≤ 53 means the value is
+   * always a JS number (a safe integer), so arithmetic whose result bound is ≤ 53 is exact
+   * in doubles and needs neither overflow checks nor typeof tests. Computed once, forward
+   * in layout order (an operand not yet seen, or a phi, is unbounded).
+   */
+  readonly bound = new Map<Value, number>();
+
+  boundOf(v: Value): number {
+    if (v.kind === ValueKind.ConstantInt) {
+      const c = (v as ConstantInt).value;
+      return (c < 0n ? -c : c).toString(2).length;
+    }
+    if (v.type.kind === TypeKind.Int && v.type.bits <= 32) return v.type.bits;
+    if (v.type.kind === TypeKind.Ptr) return 53;
+    return this.bound.get(v) ?? 999;
+  }
+
+  computeBounds(): void {
+    for (const bb of this.blocks) {
+      for (let i = bb.first; i !== null; i = i.next) {
+        if (i.type.kind !== TypeKind.Int || i.type.bits <= 32) continue;
+        const o = (k: number): number => this.boundOf(i.ops[k].value);
+        let b = 999;
+        switch (i.op) {
+          case Opcode.SExt:
+          case Opcode.ZExt:
+            b = o(0);
+            break;
+          case Opcode.Add:
+          case Opcode.Sub:
+            b = Math.max(o(0), o(1)) + 1;
+            break;
+          case Opcode.Mul:
+            b = o(0) + o(1);
+            break;
+          case Opcode.And: {
+            const x = i.ops[0].value, y = i.ops[1].value;
+            const nonNegConst = (v: Value): number => (v.kind === ValueKind.ConstantInt && (v as ConstantInt).value >= 0n ? this.boundOf(v) : 999);
+            b = Math.min(Math.max(o(0), o(1)), nonNegConst(x), nonNegConst(y));
+            break;
+          }
+          case Opcode.Or:
+          case Opcode.Xor:
+            b = Math.max(o(0), o(1));
+            break;
+          case Opcode.Shl: {
+            const k = i.ops[1].value;
+            if (k.kind === ValueKind.ConstantInt) b = o(0) + Number((k as ConstantInt).value);
+            break;
+          }
+          case Opcode.AShr:
+          case Opcode.SDiv:
+            b = o(0);
+            break;
+          case Opcode.SRem:
+            b = Math.min(o(0), o(1));
+            break;
+          case Opcode.Select:
+            b = Math.max(o(1), o(2));
+            break;
+          case Opcode.PtrToInt:
+            b = 53;
+            break;
+          case Opcode.Freeze:
+            b = o(0);
+            break;
+          default:
+            break;
+        }
+        if (b < 999) this.bound.set(i, Math.min(b, 999));
+      }
+    }
+  }
+
+  /** Whether an operand is always a JS number (narrow ints, pointers, bounded wide ints). */
+  isNum(v: Value): boolean {
+    return this.boundOf(v) <= 53;
+  }
+
   temp(): string {
     return `t${this.tempCount++}`;
   }
@@ -228,6 +308,7 @@ export function compileFunction(mc: ModuleContext, info: FnInfo): void {
   // sites, segments
   const nSites = g.siteOf.size;
   g.inlineMemory = nSites <= 3000;
+  g.computeBounds();
   const insts: Instruction[] = new Array(nSites);
   for (const [i, s] of g.siteOf) insts[s] = i;
   info.insts = insts;
@@ -623,6 +704,7 @@ function emitInst(g: Gen, i: Instruction): string {
     const t = i.type;
     const a = g.atom(i.ops[0].value);
     const b = g.atom(i.ops[1].value);
+    if (t.kind === TypeKind.Int && t.bits === 64) return `${g.res(i)} = ${wide64Expr(g, i, a, b, site)};`;
     return `${g.res(i)} = ${lanes2(t, a, b, (x, y, st) => binExpr(i.op, st, x, y, site))};`;
   }
   if (i.op >= Opcode.Trunc && i.op <= Opcode.AddrSpaceCast) {
@@ -635,6 +717,9 @@ function emitInst(g: Gen, i: Instruction): string {
       const lanes: string[] = [];
       for (let k = 0; k < n; k++) lanes.push(castExpr(i.op, from.elem!, to.elem!, `${a}[${k}]`));
       return `${g.res(i)} = [${lanes.join(', ')}];`;
+    }
+    if (i.op === Opcode.Trunc && from.kind === TypeKind.Int && from.bits > 32 && to.bits <= 32 && g.isNum(i.ops[0].value)) {
+      return `${g.res(i)} = ${to.bits === 32 ? `(${a} | 0)` : norm(to.bits, a)};`;
     }
     return `${g.res(i)} = ${castExpr(i.op, from, to, a)};`;
   }
@@ -763,6 +848,51 @@ export function binExpr(op: Opcode, t: Type, a: string, b: string, site: number)
   if (c === undefined) return `S.trap("float op on integer", ${site})`;
   const e = `binW(${c}, ${a}, ${b}, ${bits})`;
   return c >= 3 && c <= 6 ? divGuard(b, site, e) : e;
+}
+
+/**
+ * i64 arithmetic: plain double arithmetic when the operands' bounds make the result exact,
+ * else an inline number fast path (checked against the safe range) with the bigint helper
+ * as fallback.
+ */
+function wide64Expr(g: Gen, i: Instruction, a: string, b: string, site: number): string {
+  const x = i.ops[0].value;
+  const y = i.ops[1].value;
+  const nx = g.isNum(x);
+  const ny = g.isNum(y);
+  const exact = g.boundOf(i) <= 53;
+  const guard = (nx ? '' : `typeof ${a} === 'number' && `) + (ny ? '' : `typeof ${b} === 'number' && `);
+  const fast = (e: string, helper: string): string =>
+    `(${guard}(tr = ${e}) <= 9007199254740991 && tr >= -9007199254740991 ? tr : ${helper}(${a}, ${b}))`;
+  switch (i.op) {
+    case Opcode.Add:
+      return exact ? `(${a} + ${b})` : fast(`${a} + ${b}`, 'add64');
+    case Opcode.Sub:
+      return exact ? `(${a} - ${b})` : fast(`${a} - ${b}`, 'sub64');
+    case Opcode.Mul:
+      return exact ? `(${a} * ${b} + 0)` : `(${guard}(tr = ${a} * ${b}) <= 9007199254740991 && tr >= -9007199254740991 ? tr + 0 : mul64(${a}, ${b}))`;
+    case Opcode.And:
+    case Opcode.Or:
+    case Opcode.Xor: {
+      const op = i.op === Opcode.And ? '&' : i.op === Opcode.Or ? '|' : '^';
+      if (g.boundOf(x) <= 31 && g.boundOf(y) <= 31) return `(${a} ${op} ${b})`;
+      const h = i.op === Opcode.And ? 'and64' : i.op === Opcode.Or ? 'or64' : 'xor64';
+      return `(${guard}(${a} | 0) === ${a} && (${b} | 0) === ${b} ? ${a} ${op} ${b} : ${h}(${a}, ${b}))`;
+    }
+    case Opcode.Shl: {
+      if (y.kind === ValueKind.ConstantInt && exact) return `(${a} * ${2 ** Number((y as ConstantInt).value)})`;
+      break;
+    }
+    case Opcode.SDiv:
+      if (nx && ny) return divGuard(b, site, `(Math.trunc(${a} / ${b}) + 0)`);
+      break;
+    case Opcode.SRem:
+      if (nx && ny) return divGuard(b, site, `(${a} % ${b} + 0)`);
+      break;
+    default:
+      break;
+  }
+  return binExpr(i.op, i.type, a, b, site);
 }
 
 function icmpExpr(p: Pred, t: Type, a: string, b: string): string {
@@ -973,7 +1103,7 @@ function gepExpr(g: Gen, i: Instruction): string {
     }
     if (v.kind === ValueKind.ConstantZero || v.kind === ValueKind.ConstantNull || v.kind === ValueKind.Undef || v.kind === ValueKind.Poison) return;
     const a = g.atom(v);
-    const x = v.type.kind === TypeKind.Int && v.type.bits > 32 ? `(typeof ${a} === 'number' ? ${a} : idxN(${a}))` : a;
+    const x = v.type.kind === TypeKind.Int && v.type.bits > 32 && !g.isNum(v) ? `(typeof ${a} === 'number' ? ${a} : idxN(${a}))` : a;
     parts.push(stride === 1 ? x : `${x} * ${stride}`);
   };
   add(i.ops[1].value, allocSize(ty));

@@ -214,3 +214,80 @@ d:
     }
   });
 });
+
+describe('i64 arithmetic on values of known magnitude (compiled without overflow checks)', () => {
+  it('sext/zext of i32 edge values combined by add, sub, mul, and, or, xor, shl, sdiv, srem, trunc', () => {
+    const text = `define i64 @f(i32 %a, i32 %b, i32 %sel) {
+entry:
+  %x = sext i32 %a to i64
+  %y = zext i32 %b to i64
+  %s = add i64 %x, %y
+  %d = sub i64 %x, %y
+  %m = mul i64 %x, %y
+  %m2 = mul i64 %s, %d
+  %n = and i64 %x, %y
+  %o = or i64 %x, %y
+  %q = xor i64 %x, %d
+  %k = shl i64 %x, 20
+  %z = icmp eq i64 %y, 0
+  %y1 = select i1 %z, i64 1, i64 %y
+  %v = sdiv i64 %x, %y1
+  %r = srem i64 %x, %y1
+  %t = trunc i64 %s to i32
+  %t64 = sext i32 %t to i64
+  switch i32 %sel, label %e0 [
+    i32 1, label %e1
+    i32 2, label %e2
+    i32 3, label %e3
+    i32 4, label %e4
+    i32 5, label %e5
+    i32 6, label %e6
+    i32 7, label %e7
+    i32 8, label %e8
+    i32 9, label %e9
+    i32 10, label %e10
+    i32 11, label %e11
+  ]
+e0:
+  ret i64 %s
+e1:
+  ret i64 %d
+e2:
+  ret i64 %m
+e3:
+  ret i64 %m2
+e4:
+  ret i64 %n
+e5:
+  ret i64 %o
+e6:
+  ret i64 %q
+e7:
+  ret i64 %k
+e8:
+  ret i64 %v
+e9:
+  ret i64 %r
+e10:
+  ret i64 %t64
+e11:
+  %g = getelementptr i8, ptr null, i64 %s
+  %gi = ptrtoint ptr %g to i64
+  ret i64 %gi
+}
+`;
+    const m = instance(text);
+    const vals = edgeValues(32);
+    for (const a of vals) for (const b of vals) {
+      const x = a, y = BigInt.asUintN(32, b);
+      const s = x + y, d = x - y;
+      const y1 = y === 0n ? 1n : y;
+      const want = [s, d, x * y, s * d, x & y, x | y, x ^ d, x << 20n, x / y1, x % y1, BigInt.asIntN(32, s), s];
+      for (let sel = 0; sel < want.length; sel++) {
+        const got = m.call('f', [Number(a), Number(b), sel]);
+        const w = toInterp(BigInt.asIntN(64, want[sel]), 64);
+        if (got !== w || !isCanonical(got, 64)) expect({ a, b, sel, got }).toEqual({ a, b, sel, got: w });
+      }
+    }
+  });
+});
