@@ -44,11 +44,11 @@ import { i1, Type } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 import { CFG } from '../analysis/cfg.js';
 import type { DominatorTree } from '../analysis/dominators.js';
-import { findLoops, Loop } from '../analysis/loops.js';
+import { findLoops, Loop, type LoopInfo } from '../analysis/loops.js';
 import { LoopAnalysis } from './analyses.js';
 import type { FunctionPass, PassContext, PassResult } from './pass.js';
 import type { PassInfo } from './registry.js';
-import { simplifyLoops } from './loop-simplify.js';
+import { computeLoopExits, simplifyLoops, type LoopExits } from './loop-simplify.js';
 import { deleteIfDead } from './simplifycfg.js';
 
 // ---- symbolic loop-invariant expressions ---------------------------------------------------
@@ -159,12 +159,16 @@ export interface IndVarsStats {
 
 class IndVars {
   readonly stats: IndVarsStats = { redundant: 0, reduced: 0, exitValues: 0, lftr: 0 };
+  private readonly exits: LoopExits;
 
   constructor(
+    readonly li: LoopInfo,
     readonly cfg: CFG,
     readonly dt: DominatorTree,
     readonly opts: IndVarsOptions,
-  ) {}
+  ) {
+    this.exits = computeLoopExits(li);
+  }
 
   private inLoop(l: Loop, b: BasicBlock): boolean {
     return b.id < this.cfg.n && this.cfg.blocks[b.id] === b && l.contains(b.id);
@@ -251,10 +255,17 @@ class IndVars {
       if (iv.next.parent !== null) lin.set(iv.next, { iv, scale: sConst(1n, iv.bits), offset: iv.step });
     }
     const linOf = (v: Value): Linear | undefined => (v.kind === ValueKind.Instruction ? lin.get(v as Instruction) : undefined);
-    for (const id of this.cfg.rpo) {
-      if (!l.contains(id)) continue;
-      for (let i = this.cfg.blockOf(id)!.first; i !== null; i = i.next) {
-        if (lin.has(i) || !i.type.isInt()) continue;
+    // Forward from the IVs through their users: only derived chains are visited (linear even
+    // in deep nests). A user whose other operand is derived but not known yet is retried
+    // when that operand becomes known (it is a user of it too).
+    const work: Instruction[] = [...lin.keys()];
+    const isCandidate = (v: Value): v is Instruction =>
+      v.kind === ValueKind.Instruction && (v as Instruction).op !== Opcode.Phi && (v as Instruction).type.isInt() && this.inLoop(l, (v as Instruction).parent!);
+    while (work.length > 0) {
+      const v = work.pop()!;
+      for (let u = v.firstUse; u !== null; u = u.next) {
+        const i = u.user as Instruction;
+        if (lin.has(i) || !isCandidate(i)) continue;
         const bits = i.type.bits;
         let r: Linear | null = null;
         switch (i.op) {
@@ -309,7 +320,10 @@ class IndVars {
           default:
             break;
         }
-        if (r !== null && r.iv.phi.type === i.type) lin.set(i, r);
+        if (r !== null && r.iv.phi.type === i.type) {
+          lin.set(i, r);
+          work.push(i);
+        }
       }
     }
     return lin;
@@ -422,11 +436,11 @@ class IndVars {
 
   /** Exit values and LFTR for the loop's single exit test. */
   private exitAndTest(l: Loop, ivs: BasicIV[], ph: BasicBlock): void {
-    const exiting = l.exitingBlocks();
-    const exits = l.exitBlocks();
+    const exiting = this.exits.exiting[l.index];
+    const exits = this.exits.exits[l.index];
     if (exiting.length !== 1 || exits.length !== 1) return;
-    const x = this.cfg.blockOf(exiting[0])!;
-    const e = this.cfg.blockOf(exits[0])!;
+    const x = exiting[0];
+    const e = exits[0];
     const latch = l.latches()[0];
     if (!this.dt.dominates(x.id, latch)) return;
     const br = x.terminator();
@@ -588,7 +602,7 @@ export function runIndVars(fn: Function, opts: Partial<IndVarsOptions> = {}, ctx
   const s = simplifyLoops(fn, cached);
   const cfgChanged = s.preheaders + s.backedges + s.exits > 0;
   const li = !cfgChanged && cached !== undefined ? cached : findLoops(new CFG(fn));
-  const iv = new IndVars(li.cfg, li.domTree, o);
+  const iv = new IndVars(li, li.cfg, li.domTree, o);
   for (let k = li.loops.length - 1; k >= 0; k--) iv.processLoop(li.loops[k]);
   return { ...iv.stats, cfgChanged };
 }

@@ -36,7 +36,7 @@ import { findLoops, Loop, LoopInfo } from '../analysis/loops.js';
 import { LoopAnalysis } from './analyses.js';
 import type { FunctionPass, PassContext, PassResult } from './pass.js';
 import type { PassInfo } from './registry.js';
-import { simplifyLoops } from './loop-simplify.js';
+import { computeLoopExits, simplifyLoops, type LoopExits } from './loop-simplify.js';
 import { deleteIfDead } from './simplifycfg.js';
 import { repairSSA, type NewDefinition } from '../ssa/repair.js';
 
@@ -83,9 +83,10 @@ class LoopMemorySummary {
   /** Some call might not return (exit, an infinite loop): nothing is guaranteed to execute after it. */
   mayNotReturn = false;
 
-  constructor(l: Loop, cfg: CFG) {
-    for (const id of l.blocks()) {
-      for (let i = cfg.blockOf(id)!.first; i !== null; i = i.next) {
+  /** Summarizes the loop's own blocks and adds its children's summaries (bottom-up: linear overall). */
+  constructor(own: readonly BasicBlock[], children: readonly LoopMemorySummary[]) {
+    for (const b of own) {
+      for (let i = b.first; i !== null; i = i.next) {
         if (i.op === Opcode.Call) {
           if (!callWillReturn(i)) this.mayNotReturn = true;
           const e = callMemoryEffect(i);
@@ -101,6 +102,12 @@ class LoopMemorySummary {
         }
       }
     }
+    for (const c of children) {
+      for (const w of c.writes) this.writes.push(w);
+      this.callWrites ||= c.callWrites;
+      this.clobberAll ||= c.clobberAll;
+      this.mayNotReturn ||= c.mayNotReturn;
+    }
   }
 }
 
@@ -113,11 +120,28 @@ class LICM {
     readonly cfg: CFG,
     readonly dt: DominatorTree,
     readonly li: LoopInfo,
-  ) {}
+  ) {
+    this.exits = computeLoopExits(li);
+    this.own = li.loops.map(() => []);
+    for (const id of cfg.rpo) {
+      const k = li.innermost[id];
+      if (k >= 0) this.own[k].push(cfg.blockOf(id)!);
+    }
+    this.summaries = new Array(li.loops.length);
+  }
+
+  private readonly exits: LoopExits;
+  /** Each loop's own blocks (in no subloop), in reverse postorder. */
+  private readonly own: BasicBlock[][];
+  private readonly summaries: LoopMemorySummary[];
 
   run(): void {
     const loops = this.li.loops;
-    for (let k = loops.length - 1; k >= 0; k--) this.processLoop(loops[k]);
+    for (let k = loops.length - 1; k >= 0; k--) {
+      const l = loops[k];
+      this.summaries[l.index] = new LoopMemorySummary(this.own[l.index], l.subLoops.map((c) => this.summaries[c.index]));
+      this.processLoop(l);
+    }
   }
 
   private isInvariant(l: Loop, v: Value): boolean {
@@ -135,13 +159,12 @@ class LICM {
     if (ph < 0) return;
     const phBlock = this.cfg.blockOf(ph)!;
     const phTerm = phBlock.terminator()!;
-    const mem = new LoopMemorySummary(l, this.cfg);
-    const exiting = l.exitingBlocks();
-    const own: BasicBlock[] = [];
-    for (const id of this.cfg.rpo) if (this.li.innermost[id] === l.index) own.push(this.cfg.blockOf(id)!);
+    const mem = this.summaries[l.index];
+    const exiting = this.exits.exiting[l.index];
+    const own = this.own[l.index];
     const guaranteed = (b: BasicBlock): boolean => {
       if (exiting.length === 0 || mem.mayNotReturn) return false;
-      for (const e of exiting) if (!this.dt.dominates(b.id, e)) return false;
+      for (const e of exiting) if (!this.dt.dominates(b.id, e.id)) return false;
       return true;
     };
 
@@ -197,14 +220,14 @@ class LICM {
 
   /** Moves pure instructions used only after the loop into the exit block that dominates their uses. */
   private sinkFromLoop(l: Loop, own: BasicBlock[]): void {
-    const exits = l.exitBlocks();
+    const exits = this.exits.exits[l.index];
     if (exits.length === 0) return;
     for (let k = own.length - 1; k >= 0; k--) {
       const b = own[k];
       for (let i = b.last; i !== null; ) {
         const prev = i.prev;
         if (this.canSink(l, i)) {
-          const e = this.sinkTarget(l, i, exits);
+          const e = this.sinkTarget(i, exits);
           if (e !== null) {
             i.moveBefore(e.firstNonPhi()!);
             this.stats.sunk++;
@@ -231,13 +254,12 @@ class LICM {
    * out of the loop computed i), a copy goes to each exit and SSA repair (src/ssa/repair.ts)
    * gives each use the copy that reaches it, with phis where exits meet. At most 4 exits.
    */
-  private sinkIntoAllExits(i: Instruction, exits: Int32Array): boolean {
+  private sinkIntoAllExits(i: Instruction, exits: readonly BasicBlock[]): boolean {
     if (exits.length < 2 || exits.length > 4) return false;
     const def = i.parent!.id;
-    for (const e of exits) if (!this.dt.dominates(def, e)) return false;
+    for (const e of exits) if (!this.dt.dominates(def, e.id)) return false;
     const copies: NewDefinition[] = [];
-    for (const e of exits) {
-      const b = this.cfg.blockOf(e)!;
+    for (const b of exits) {
       const c = i.clone();
       b.insertBefore(c, b.firstNonPhi()!);
       copies.push({ block: b, value: c });
@@ -258,18 +280,18 @@ class LICM {
   }
 
   /** The exit block dominated by i's block that dominates every use of i, or null. */
-  private sinkTarget(l: Loop, i: Instruction, exits: Int32Array): BasicBlock | null {
+  private sinkTarget(i: Instruction, exits: readonly BasicBlock[]): BasicBlock | null {
     const def = i.parent!.id;
     for (const e of exits) {
-      if (!this.dt.dominates(def, e)) continue;
+      if (!this.dt.dominates(def, e.id)) continue;
       let all = true;
       for (let u = i.firstUse; u !== null && all; u = u.next) {
         const user = u.user as Instruction;
         const at = user.op === Opcode.Phi ? user.blocks![u.index] : user.parent!;
         // a phi in e itself uses the value on an edge from inside the loop: not sinkable
-        if (!this.dt.dominates(e, at.id) || (user.op === Opcode.Phi && user.parent === this.cfg.blockOf(e))) all = false;
+        if (!this.dt.dominates(e.id, at.id) || (user.op === Opcode.Phi && user.parent === e)) all = false;
       }
-      if (all) return this.cfg.blockOf(e);
+      if (all) return e;
     }
     return null;
   }

@@ -13,20 +13,22 @@
  * `header-size` instructions besides phis (default 16, LLVM's rotation-max-header-size),
  * none an alloca. The header's instructions are copied into the preheader with the phis
  * replaced by their preheader values; the preheader then branches like the header did; the
- * exit and the in-loop successor get entries for it; every value of the old header used
- * beyond it now has two definitions and is repaired by SSA repair (src/ssa/repair.ts). Then the
- * preheader→body edge is split (a new preheader), the loop's edges into the exit get a
- * block of their own (the exit stays dedicated)
- * and the old header is merged into the old latch, which now ends in the test: the loop's
- * header is the old body and its latch is the exiting block. Inner loops are rotated first;
- * each loop at most once per run.
+ * exit and the in-loop successor get entries for it; the preheader→body edge is split (a new
+ * preheader) and the loop's edges into the exit get a block of their own (the exit stays
+ * dedicated). Every value of the old header used beyond it now has two definitions: in the
+ * loop a phi of the new header merges them (it dominates every loop block but the old
+ * header), after the loop SSA repair (src/ssa/repair.ts) places what is needed. Then the
+ * old header is merged into the old latch, which now ends in the test: the loop's
+ * header is the old body and its latch is the exiting block. Inner loops are rotated first,
+ * each at most once per run, all with one LoopInfo (shapes read live, new blocks placed in
+ * loops as they are made).
  */
 import type { BasicBlock } from '../ir/basic-block.js';
 import type { Function } from '../ir/function.js';
 import { Instruction } from '../ir/instruction.js';
 import { Opcode } from '../ir/opcodes.js';
 import { voidType } from '../ir/types.js';
-import { Value, ValueKind } from '../ir/value.js';
+import { Use, Value, ValueKind } from '../ir/value.js';
 import type { ConstantInt } from '../ir/constants.js';
 import { mayHaveSideEffects, mayReadMemory } from '../ir/effects.js';
 import { simplifyWithOperands } from '../analysis/instsimplify.js';
@@ -36,34 +38,52 @@ import { LoopAnalysis } from './analyses.js';
 import type { FunctionPass, PassContext, PassResult } from './pass.js';
 import type { PassInfo } from './registry.js';
 import { repairSSA } from '../ssa/repair.js';
-import { simplifyLoops, splitBlockPredecessors, splitEdge } from './loop-simplify.js';
-import { mergeSuccessorIntoBlock } from './simplifycfg.js';
+import { commonLoop, LoopMembership, simplifyLoops, splitBlockPredecessors, splitEdge } from './loop-simplify.js';
+import { edgeCount, mergeSuccessorIntoBlock } from './simplifycfg.js';
 
 export interface LoopRotateOptions {
   headerSize: number;
 }
 
-function contains(l: Loop, cfg: CFG, b: BasicBlock): boolean {
-  return b.id < cfg.n && cfg.blocks[b.id] === b && l.contains(b.id);
+/** A loop's shape read from the IR as it is now (earlier rotations changed edges around it). */
+interface LiveLoop {
+  header: BasicBlock;
+  preheader: BasicBlock;
+  latch: BasicBlock;
+}
+
+function liveShape(l: Loop, li: LoopInfo, mem: LoopMembership): LiveLoop | null {
+  const header = li.cfg.blockOf(l.header)!;
+  if (header.parent === null) return null;
+  let preheader: BasicBlock | null = null;
+  let latch: BasicBlock | null = null;
+  for (const p of header.predecessors()) {
+    if (mem.contains(l, p)) {
+      if (latch !== null) return null;
+      latch = p;
+    } else {
+      if (preheader !== null) return null;
+      preheader = p;
+    }
+  }
+  if (preheader === null || latch === null || preheader.terminator()?.numSuccessors() !== 1) return null;
+  return { header, preheader, latch };
 }
 
 /** Why `l` is not rotated (null: it can be). */
-function rotationBlocker(l: Loop, cfg: CFG, opts: LoopRotateOptions): string | null {
-  const ph = l.preheader();
-  const latches = l.latches();
-  if (ph < 0 || latches.length !== 1) return 'not in simplify form';
-  const h = cfg.blockOf(l.header)!;
-  const latch = cfg.blockOf(latches[0])!;
+function rotationBlocker(l: Loop, shape: LiveLoop | null, mem: LoopMembership, opts: LoopRotateOptions): string | null {
+  if (shape === null) return 'not in simplify form';
+  const { header: h, preheader: ph, latch } = shape;
   if (latch === h) return 'single-block loop';
   const t = h.terminator();
   if (t === null || !t.isConditionalBranch()) return 'header does not branch conditionally';
-  const in0 = contains(l, cfg, t.successor(0));
-  const in1 = contains(l, cfg, t.successor(1));
+  const in0 = mem.contains(l, t.successor(0));
+  const in1 = mem.contains(l, t.successor(1));
   if (in0 === in1) return 'header does not exit';
-  for (const s of latch.successors()) if (!contains(l, cfg, s)) return 'already bottom-tested';
+  for (const s of latch.successors()) if (!mem.contains(l, s)) return 'already bottom-tested';
   let n = 0;
   const map = new Map<Value, Value>();
-  for (let p = h.first; p !== null && p.op === Opcode.Phi; p = p.next) map.set(p, p.incomingValueFor(cfg.blockOf(ph)!)!);
+  for (let p = h.first; p !== null && p.op === Opcode.Phi; p = p.next) map.set(p, p.incomingValueFor(ph)!);
   for (let i = h.firstNonPhi(); i !== null && i !== t; i = i.next) {
     if (i.op === Opcode.Alloca) return 'alloca in header';
     if (++n > opts.headerSize) return 'header too big';
@@ -74,14 +94,12 @@ function rotationBlocker(l: Loop, cfg: CFG, opts: LoopRotateOptions): string | n
   }
   // a loop the preheader's values never enter is left for the constant folders
   const c = map.get(t.operand(0)) ?? t.operand(0);
-  if (c.kind === ValueKind.ConstantInt && !contains(l, cfg, (c as ConstantInt).isZero() ? t.successor(1) : t.successor(0))) return 'never entered';
+  if (c.kind === ValueKind.ConstantInt && !mem.contains(l, (c as ConstantInt).isZero() ? t.successor(1) : t.successor(0))) return 'never entered';
   return null;
 }
 
-function rotate(fn: Function, l: Loop, cfg: CFG): void {
-  const ph = cfg.blockOf(l.preheader())!;
-  const h = cfg.blockOf(l.header)!;
-  const latch = cfg.blockOf(l.latches()[0])!;
+function rotate(fn: Function, l: Loop, shape: LiveLoop, mem: LoopMembership): void {
+  const { header: h, preheader: ph, latch } = shape;
   const t = h.terminator()!;
   const map = new Map<Value, Value>();
   for (let p = h.first; p !== null && p.op === Opcode.Phi; p = p.next) map.set(p, p.incomingValueFor(ph)!);
@@ -114,55 +132,70 @@ function rotate(fn: Function, l: Loop, cfg: CFG): void {
     }
   }
   h.removePredecessorFromPhis(ph, true);
-  // the old header's values now also come from the preheader's copies (src/ssa/repair.ts)
-  const twice: Instruction[] = [];
-  for (let i = h.first; i !== null && i !== t; i = i.next) {
-    for (let u = i.firstUse; u !== null; u = u.next) {
-      const user = u.user as Instruction;
-      if (user.parent !== h || user.op === Opcode.Phi) {
-        twice.push(i);
-        break;
-      }
+  const inLoopSucc = mem.contains(l, s0) ? s0 : s1;
+  const exit = inLoopSucc === s0 ? s1 : s0;
+  let entryBlock = ph;
+  if (!known) {
+    entryBlock = splitEdge(ph, inLoopSucc, inLoopSucc.name === '' ? '' : inLoopSucc.name + '.lr.ph');
+    mem.add(entryBlock, l.parent);
+    // keep the exit dedicated: the loop's edges into it go through a block of their own
+    const inside = exit.predecessors().filter((p) => p !== ph && mem.contains(l, p));
+    if (inside.length > 0) {
+      const nb = splitBlockPredecessors(exit, inside, exit.name === '' ? '' : exit.name + '.loopexit');
+      mem.add(nb, commonLoop(l, mem.loopOf(exit)));
     }
   }
-  for (const i of twice) repairSSA(fn, i, [{ block: ph, value: map.get(i)! }]);
-  const inLoopSucc = contains(l, cfg, s0) ? s0 : s1;
-  const exit = inLoopSucc === s0 ? s1 : s0;
-  if (!known) {
-    splitEdge(ph, inLoopSucc, inLoopSucc.name === '' ? '' : inLoopSucc.name + '.lr.ph');
-    // keep the exit dedicated: the loop's edges into it go through a block of their own
-    const inside = exit.predecessors().filter((p) => p !== ph);
-    if (inside.length > 0) splitBlockPredecessors(exit, inside, exit.name === '' ? '' : exit.name + '.loopexit');
+  // The old header's values now also come from the preheader's copies. In the loop the new
+  // header dominates everything but the old header, so there a phi of the new header
+  // ([copy, from outside], [value, from the old header]) is the reaching definition; uses
+  // after the loop go through SSA repair (src/ssa/repair.ts), which walks only from them.
+  const newHeaderPreds = inLoopSucc.predecessors();
+  for (let i = h.first; i !== null && i !== t; i = i.next) {
+    const inLoop: Use[] = [];
+    let outside = false;
+    for (let u = i.firstUse; u !== null; u = u.next) {
+      const user = u.user as Instruction;
+      const at = user.op === Opcode.Phi ? user.blocks![u.index] : user.parent!;
+      if (at === h) continue;
+      if (mem.contains(l, at)) inLoop.push(u);
+      else outside = true;
+    }
+    if (inLoop.length > 0) {
+      const phi = new Instruction(Opcode.Phi, i.type, []);
+      phi.blocks = [];
+      phi.name = i.name;
+      for (const p of newHeaderPreds) {
+        const n = edgeCount(p, inLoopSucc);
+        const v = p === h ? i : mem.contains(l, p) ? phi : map.get(i)!;
+        for (let k = 0; k < n; k++) phi.addIncoming(v, p);
+      }
+      inLoopSucc.insertAfterPhis(phi);
+      for (const u of inLoop) (u.user as Instruction).setOperand(u.index, phi);
+    }
+    if (outside) repairSSA(fn, i, [{ block: ph, value: map.get(i)! }]);
   }
   mergeSuccessorIntoBlock(latch, h);
 }
 
-/** Rotates the loops of `fn`; returns how many were rotated. */
+/**
+ * Rotates the loops of `fn`, inner first, with one LoopInfo: each loop's shape is read from
+ * the IR when its turn comes and blocks added by earlier rotations are placed in loops as
+ * they are made (LoopMembership), so n loops cost one analysis, not n.
+ */
 export function rotateLoops(fn: Function, opts: Partial<LoopRotateOptions> = {}, cached?: LoopInfo): { rotated: number; changed: boolean } {
   const o: LoopRotateOptions = { headerSize: 16, ...opts };
   const s = simplifyLoops(fn, cached);
   let changed = s.preheaders + s.backedges + s.exits > 0;
-  let li = !changed && cached !== undefined ? cached : findLoops(new CFG(fn));
-  const attempted = new Set<BasicBlock>();
+  const li = !changed && cached !== undefined ? cached : findLoops(new CFG(fn));
+  const mem = new LoopMembership(li);
   let rotated = 0;
-  for (let guard = 0; guard < 100_000; guard++) {
-    let target: Loop | null = null;
-    for (let k = li.loops.length - 1; k >= 0; k--) {
-      const l = li.loops[k];
-      const h = li.cfg.blockOf(l.header)!;
-      if (attempted.has(h)) continue;
-      attempted.add(h);
-      if (rotationBlocker(l, li.cfg, o) === null) {
-        target = l;
-        break;
-      }
-    }
-    if (target === null) break;
-    rotate(fn, target, li.cfg);
+  for (let k = li.loops.length - 1; k >= 0; k--) {
+    const l = li.loops[k];
+    const shape = liveShape(l, li, mem);
+    if (rotationBlocker(l, shape, mem, o) !== null) continue;
+    rotate(fn, l, shape!, mem);
     rotated++;
     changed = true;
-    // a rotated loop's latch now exits, so rotationBlocker refuses it from here on
-    li = findLoops(new CFG(fn));
   }
   return { rotated, changed };
 }

@@ -175,19 +175,28 @@ export function simplifyLoops(fn: Function, info?: LoopInfo): LoopSimplifyStats 
   }
 
   // Phase 3: dedicated exits, inner loops first (reverse preorder visits children first).
+  // A loop's exit edges leave from its own blocks or are exits of a child loop that also
+  // leave this loop, so each loop looks at its own blocks and its children's exit lists
+  // only: linear in the function plus the exits, even for deep nests.
+  const exitsOf: BasicBlock[][] = new Array(loops.length);
   for (let k = loops.length - 1; k >= 0; k--) {
     const l = loops[k];
     const exits: BasicBlock[] = [];
     const seen = new Set<BasicBlock>();
-    for (const id of l.blocks()) {
-      const b = cfg.blockOf(id)!;
-      for (const s of b.successors()) {
-        if (!mem.contains(l, s) && !seen.has(s)) {
-          seen.add(s);
-          exits.push(s);
-        }
+    const consider = (s: BasicBlock): void => {
+      if (!seen.has(s) && !mem.contains(l, s)) {
+        seen.add(s);
+        exits.push(s);
       }
+    };
+    for (let j = li.rangeStart[l.index]; j < li.rangeStart[l.index + 1]; j++) {
+      const t = cfg.blockOf(li.blockList[j])!.terminator();
+      if (t === null) continue;
+      const n = t.numSuccessors();
+      for (let q = 0; q < n; q++) consider(t.successor(q));
     }
+    for (const c of l.subLoops) for (const e of exitsOf[c.index]) consider(e);
+    const final: BasicBlock[] = [];
     for (const e of exits) {
       const inside: BasicBlock[] = [];
       let hasOutside = false;
@@ -198,13 +207,64 @@ export function simplifyLoops(fn: Function, info?: LoopInfo): LoopSimplifyStats 
           if (p.terminator()?.op === Opcode.IndirectBr) bad = true;
         } else hasOutside = true;
       }
-      if (!hasOutside || bad || inside.length === 0) continue;
+      if (!hasOutside || bad || inside.length === 0) {
+        final.push(e);
+        continue;
+      }
       const nb = splitBlockPredecessors(e, inside, blockName(e, '.loopexit'));
       mem.add(nb, commonLoop(l, mem.loopOf(e)));
+      final.push(nb);
       stats.exits++;
     }
+    exitsOf[l.index] = final;
   }
   return stats;
+}
+
+/** Exiting blocks (inside, with an edge out) and exit blocks (outside, with an edge in) of every loop, by loop index. */
+export interface LoopExits {
+  exiting: BasicBlock[][];
+  exits: BasicBlock[][];
+}
+
+/**
+ * The exits of every loop of `li`, for passes that do not change the CFG. Computed bottom-up
+ * from each loop's own blocks and its children's lists (an exit edge of a child that also
+ * leaves the parent is the parent's), so deep nests cost linear time, not quadratic as a
+ * walk over every loop's blocks would.
+ */
+export function computeLoopExits(li: LoopInfo): LoopExits {
+  const cfg = li.cfg;
+  const n = li.loops.length;
+  const exiting: BasicBlock[][] = new Array(n);
+  const exits: BasicBlock[][] = new Array(n);
+  for (let k = n - 1; k >= 0; k--) {
+    const l = li.loops[k];
+    const ing: BasicBlock[] = [];
+    const out: BasicBlock[] = [];
+    const seenOut = new Set<number>();
+    const scan = (b: BasicBlock): void => {
+      const t = b.terminator();
+      if (t === null) return;
+      let leaves = false;
+      const ns = t.numSuccessors();
+      for (let q = 0; q < ns; q++) {
+        const s = t.successor(q);
+        if (l.contains(s.id)) continue;
+        leaves = true;
+        if (!seenOut.has(s.id)) {
+          seenOut.add(s.id);
+          out.push(s);
+        }
+      }
+      if (leaves) ing.push(b);
+    };
+    for (let j = li.rangeStart[l.index]; j < li.rangeStart[l.index + 1]; j++) scan(cfg.blockOf(li.blockList[j])!);
+    for (const c of l.subLoops) for (const b of exiting[c.index]) scan(b);
+    exiting[l.index] = ing;
+    exits[l.index] = out;
+  }
+  return { exiting, exits };
 }
 
 /** Whether every loop of `li` is in LoopSimplify form (used by tests and assertions). */
