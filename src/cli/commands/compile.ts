@@ -1,5 +1,5 @@
 /**
- * `ssakit compile FILE.sy [-o OUT.ll] [--ssa=braun|alloca] [--no-fold] [-O0|-O1|-O2] [--emit=ll|ast] [--stats]`:
+ * `ssakit compile FILE.sy [-o OUT.ll] [--ssa=braun|alloca] [--no-fold] [--mem2reg] [-O0|-O1|-O2] [--emit=ll|ast] [--stats]`:
  * compiles a SysY program to LLVM IR text (stdout by default). Errors in the program are
  * printed clang-style (`prog.sy:3:9: error: …` with the line and a caret) and exit with 1.
  * Wiring only: see src/frontend/sysy (compileSysY) and src/passes/pipelines.ts.
@@ -48,6 +48,7 @@ export function compileSysYOrThrow(source: string, fileName: string, opts: Compi
 
 interface CompileFlags extends SysYFlags {
   output?: string;
+  mem2reg?: boolean;
   emit?: string;
   stats?: boolean;
 }
@@ -59,7 +60,8 @@ export function register(program: Command): void {
     .argument('<file>', "SysY source file ('-' for stdin)")
     .option('-o, --output <file>', "output file ('-' for stdout)", '-')
     .addOption(new Option('--emit <what>', 'what to write: ll (LLVM IR) or ast (the annotated syntax tree)').choices(['ll', 'ast']).default('ll'))
-    .option('--stats', 'print what IR generation did (phis created/removed, values folded, CSE hits) to stderr');
+    .option('--stats', 'print what IR generation did (phis created/removed, values folded, CSE hits) to stderr')
+    .option('--mem2reg', 'with --ssa=alloca: promote the allocas with mem2reg and run no other pass');
   addSysYOptions(cmd).action((file: string, flags: CompileFlags) => {
     const text = readInput(file);
     const name = file === '-' ? '<stdin>' : file;
@@ -71,6 +73,7 @@ export function register(program: Command): void {
       return;
     }
     const opts = sysyCompileOptions(flags);
+    if (flags.mem2reg) opts.mem2reg = true;
     const m = compileSysYOrThrow(text, name, opts, (s) => {
       if (flags.stats) {
         writeStderr(
