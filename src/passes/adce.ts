@@ -202,7 +202,8 @@ function reversePostorderNumbers(n: number, cfg: CFG): Int32Array {
       const v = stack[top];
       const preds = cfg.predecessors(v);
       if (cursor[top] < preds.length) {
-        const p = preds[cursor[top]++];
+        // last predecessor first: LLVM walks its use lists, newest edge first
+        const p = preds[preds.length - 1 - cursor[top]++];
         if (!visited[p]) {
           visited[p] = 1;
           stack.push(p);
