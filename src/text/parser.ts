@@ -135,6 +135,8 @@ class Parser {
   private pendingBlockAddresses: { ba: BlockAddress; name: string; numbered: boolean; loc: Loc }[] = [];
   /** Block tables of parsed functions (kept only when a blockaddress needs them). */
   private blockTables = new Map<Value, FunctionState>();
+  /** Whether the text mentions blockaddress at all (checked once: keeping block tables costs memory). */
+  private mayHaveBlockAddresses = false;
   /** Blockaddress constants to resolve after all functions are parsed. */
 
   constructor(
@@ -142,6 +144,7 @@ class Parser {
     readonly file: string,
   ) {
     this.lx = new Lexer(text, file);
+    this.mayHaveBlockAddresses = text.includes('blockaddress');
   }
 
   // ---- helpers --------------------------------------------------------------------
@@ -1204,7 +1207,7 @@ class Parser {
       if (bb !== undefined && !fs.definedBlocks.has(bb)) this.error(`use of undefined label '%${n}'`, fs.blockRefLoc.get(bb));
     });
     this.fs = null;
-    if (this.pendingBlockAddresses.length > 0 || this.text.includes('blockaddress(')) this.blockTables.set(fn, fs);
+    if (this.mayHaveBlockAddresses) this.blockTables.set(fn, fs);
   }
 
   private parseBlock(fs: FunctionState): void {
