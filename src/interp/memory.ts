@@ -65,6 +65,7 @@ export class Memory {
   private chunkU8: Uint8Array[] = [];
   sc = 0;
   sp = 0;
+  /** Stack slot → its permanent id (0: not created yet). */
   allocaIds: Int32Array = new Int32Array(1024);
   allocaTop = 0;
 
@@ -103,7 +104,7 @@ export class Memory {
   private newId(): number {
     if (this.ringCount > QUARANTINE || (this.next >= MAX_IDS && this.ringCount > 0)) {
       const id = this.ring[this.ringHead];
-      this.ringHead = (this.ringHead + 1) % this.ring.length;
+      this.ringHead = (this.ringHead + 1) & (this.ring.length - 1);
       this.ringCount--;
       return id;
     }
@@ -121,13 +122,13 @@ export class Memory {
 
   private release(id: number): void {
     if (this.ringCount === this.ring.length) {
-      // grow the ring, keeping FIFO order
+      // grow the ring (a power of two), keeping FIFO order
       const r = new Int32Array(this.ring.length * 2);
-      for (let i = 0; i < this.ringCount; i++) r[i] = this.ring[(this.ringHead + i) % this.ring.length];
+      for (let i = 0; i < this.ringCount; i++) r[i] = this.ring[(this.ringHead + i) & (this.ring.length - 1)];
       this.ring = r;
       this.ringHead = 0;
     }
-    this.ring[(this.ringHead + this.ringCount) % this.ring.length] = id;
+    this.ring[(this.ringHead + this.ringCount) & (this.ring.length - 1)] = id;
     this.ringCount++;
   }
 
@@ -209,9 +210,25 @@ export class Memory {
 
   // ---- stack ----------------------------------------------------------------------------
 
+  /**
+   * Allocas live on a LIFO stack of slots; slot k always uses the same id (stackIds[k]), so a
+   * call costs no id allocation and a return only marks its slots dead. A pointer to a dead
+   * slot is reported as use after return until a later call reuses the slot (as on a real
+   * stack, where the memory is reused too).
+   */
   alloca(size: number, site: number): number {
     if (!(size >= 0 && size <= 0x7fffffff)) throw new Fault(`alloca of ${size} bytes`, site);
-    const id = this.newId();
+    const top = this.allocaTop;
+    if (top === this.allocaIds.length) {
+      const a = new Int32Array(this.allocaIds.length * 2);
+      a.set(this.allocaIds);
+      this.allocaIds = a;
+    }
+    let id = this.allocaIds[top];
+    if (id === 0) {
+      id = this.newId();
+      this.allocaIds[top] = id;
+    }
     let sp = (this.sp + 15) & ~15;
     if (sp + size > CHUNK) {
       if (size > CHUNK) {
@@ -219,7 +236,10 @@ export class Memory {
         this.dv[id] = new DataView(buf);
         this.u8[id] = new Uint8Array(buf);
         this.base[id] = 0;
-        this.finishAlloca(id, size);
+        this.rsize[id] = size;
+        this.wsize[id] = size;
+        this.kind[id] = AK.Alloca;
+        this.allocaTop = top + 1;
         return id * TWO32;
       }
       this.sc++;
@@ -230,38 +250,34 @@ export class Memory {
       if (this.sc >= this.chunks.length) this.newChunk();
       sp = 0;
     }
-    this.dv[id] = this.chunks[this.sc];
-    this.u8[id] = this.chunkU8[this.sc];
+    const dv = this.chunks[this.sc];
+    if (this.dv[id] !== dv) {
+      this.dv[id] = dv;
+      this.u8[id] = this.chunkU8[this.sc];
+    }
     this.base[id] = sp;
     this.sp = sp + size;
-    this.finishAlloca(id, size);
-    return id * TWO32;
-  }
-
-  private finishAlloca(id: number, size: number): void {
     this.rsize[id] = size;
     this.wsize[id] = size;
     this.kind[id] = AK.Alloca;
-    this.label[id] = null;
-    if (this.allocaTop === this.allocaIds.length) {
-      const a = new Int32Array(this.allocaIds.length * 2);
-      a.set(this.allocaIds);
-      this.allocaIds = a;
-    }
-    this.allocaIds[this.allocaTop++] = id;
+    this.allocaTop = top + 1;
+    return id * TWO32;
   }
 
   /** Releases every alloca made since the mark (a frame's return, or stackrestore). */
   popAllocas(mark: number, sc: number, sp: number): void {
     const ids = this.allocaIds;
+    const rsize = this.rsize;
     for (let i = this.allocaTop - 1; i >= mark; i--) {
       const id = ids[i];
-      this.rsize[id] = -this.rsize[id] - 1;
+      rsize[id] = -rsize[id] - 1;
       this.wsize[id] = -1;
       this.kind[id] = AK.DeadAlloca;
-      this.dv[id] = EMPTY_DV;
-      this.u8[id] = EMPTY_U8;
-      this.release(id);
+      if (this.base[id] === 0 && this.dv[id].byteLength !== CHUNK) {
+        // a dedicated buffer (large alloca): let it be collected
+        this.dv[id] = EMPTY_DV;
+        this.u8[id] = EMPTY_U8;
+      }
     }
     this.allocaTop = mark;
     this.sc = sc;
