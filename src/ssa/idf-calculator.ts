@@ -12,6 +12,7 @@
  * the deepest definition that reaches it; with a live-in predicate, blocks where the
  * variable is not live are never reported (pruned SSA, no dead phis).
  */
+import type { NodeSets } from '../analysis/csr.js';
 import type { DominatorTree } from '../analysis/dominators.js';
 
 export class IDFCalculator {
@@ -122,6 +123,50 @@ export class IDFCalculator {
           walked[z] = epoch;
           work[sp++] = z;
         }
+      }
+    }
+    this.resultLength = out;
+    return out;
+  }
+
+  /**
+   * The same set by Cytron et al.'s worklist over precomputed dominance frontiers: a node
+   * joins the result (and the worklist) when it is in the frontier of a definition or of a
+   * node already in the result, and is live-in. The cost is the size of the frontiers it
+   * reads — nothing for a definition in the entry block, whose frontier is empty, while the
+   * tree walk of `calculate` visits every block below each definition.
+   */
+  calculateFromFrontiers(df: NodeSets, defs: Int32Array, nDefs: number, live: Int32Array | null, liveMark: number): number {
+    const depth = this.tree.depth;
+    const defStamp = this.defStamp;
+    const added = this.added;
+    const work = this.work;
+    const off = df.off;
+    const list = df.list;
+    const n = this.n;
+    const epoch = ++this.epoch;
+    let sp = 0;
+    let out = 0;
+    for (let i = 0; i < nDefs; i++) {
+      const v = defs[i];
+      if (v < 0 || v >= n || depth[v] < 0 || defStamp[v] === epoch) continue;
+      defStamp[v] = epoch;
+      work[sp++] = v;
+    }
+    while (sp > 0) {
+      const x = work[--sp];
+      for (let j = off[x], e = off[x + 1]; j < e; j++) {
+        const y = list[j];
+        if (added[y] === epoch) continue;
+        added[y] = epoch;
+        if (live !== null && live[y] !== liveMark) continue;
+        if (out === this.result.length) {
+          const grown = new Int32Array(out * 2);
+          grown.set(this.result);
+          this.result = grown;
+        }
+        this.result[out++] = y;
+        if (defStamp[y] !== epoch) work[sp++] = y;
       }
     }
     this.resultLength = out;

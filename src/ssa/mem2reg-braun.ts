@@ -21,6 +21,7 @@ import { PoisonValue, UndefValue } from '../ir/constants.js';
 import type { Function } from '../ir/function.js';
 import type { Instruction } from '../ir/instruction.js';
 import { Opcode } from '../ir/opcodes.js';
+import { TypeKind } from '../ir/types.js';
 import { ValueKind } from '../ir/value.js';
 import { DominatorTreeAnalysis } from '../passes/analyses.js';
 import type { FunctionPass, PassContext, PassResult } from '../passes/pass.js';
@@ -147,11 +148,15 @@ export function promoteAllocasBraun(fn: Function, dt: DominatorTree, allocas: re
 }
 
 /** Promotes entry-block allocas with the Braun builder until none is promotable. */
-export function promoteMemoryToRegisterBraun(fn: Function, dt: DominatorTree, opts: BraunPromoteOptions = {}, stats: PromoteStats = emptyPromoteStats()): PromoteStats {
-  for (;;) {
-    const allocas = promotableAllocas(fn);
-    if (allocas.length === 0) break;
+export function promoteMemoryToRegisterBraun(fn: Function, dt: DominatorTree, opts: BraunPromoteOptions = {}, stats: PromoteStats = emptyPromoteStats(), first?: Instruction[]): PromoteStats {
+  let allocas = first ?? promotableAllocas(fn);
+  while (allocas.length > 0) {
+    // only a promoted slot that held pointers can make another alloca promotable
+    let heldPointers = false;
+    for (const a of allocas) if (a.auxType!.kind !== TypeKind.Int && a.auxType!.kind !== TypeKind.Double && a.auxType!.kind !== TypeKind.Float) heldPointers = true;
     promoteAllocasBraun(fn, dt, allocas, opts, stats);
+    if (!heldPointers) break;
+    allocas = promotableAllocas(fn);
   }
   return stats;
 }
@@ -164,9 +169,10 @@ export const mem2regBraunPass: PassInfo = {
       kind: 'function',
       name: 'mem2reg-braun',
       run(fn: Function, ctx: PassContext): PassResult {
-        if (promotableAllocas(fn).length === 0) return { changed: false };
+        const allocas = promotableAllocas(fn);
+        if (allocas.length === 0) return { changed: false };
         const dt = ctx.analyses.get(DominatorTreeAnalysis);
-        const s = promoteMemoryToRegisterBraun(fn, dt);
+        const s = promoteMemoryToRegisterBraun(fn, dt, {}, emptyPromoteStats(), allocas);
         if (s.allocasPromoted > 0) ctx.stat('allocas promoted', s.allocasPromoted);
         if (s.phisInserted > 0) ctx.stat('phis inserted', s.phisInserted);
         if (s.phisRemoved > 0) ctx.stat('phis removed as trivial', s.phisRemoved);

@@ -35,6 +35,7 @@ import { printFunction, printModule } from '../text/printer.js';
 import { parseModule } from '../text/parser.js';
 import { functionSlots } from '../text/slots.js';
 import { computeDominators } from '../analysis/dominators.js';
+import { frontierOfTree, type DominanceFrontier } from '../analysis/frontier.js';
 import { DominatorTreeAnalysis } from '../passes/analyses.js';
 import type { FunctionPass, PassContext, PassResult } from '../passes/pass.js';
 import type { PassInfo } from '../passes/registry.js';
@@ -319,6 +320,7 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
   const pred = cfg.pred;
   const layoutIndex = cfg.layoutIndex;
   let idf: IDFCalculator | null = null;
+  let frontiers: DominanceFrontier | null = null;
   let defs = new Int32Array(16);
   let work = new Int32Array(16);
   const general = new Uint8Array(V);
@@ -441,8 +443,11 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
         work[sp++] = p;
       }
     }
-    if (idf === null) idf = new IDFCalculator(dt);
-    const m = idf.calculate(defs, nDefs, liveMark, mark);
+    if (idf === null) {
+      idf = new IDFCalculator(dt);
+      frontiers = frontierOfTree(dt);
+    }
+    const m = idf.calculateFromFrontiers(frontiers!, defs, nDefs, liveMark, mark);
     const phiBlocks = idf.result.slice(0, m);
     phiBlocks.sort((a, b) => layoutIndex[a] - layoutIndex[b]);
     if (trace !== null) {
@@ -456,7 +461,7 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
       if (!remainingFromSingleStore) trace(`${names[v]}: ${nStores[v]} stores in ${nBlocks[v]} blocks: phis by the iterated dominance frontier`);
       trace(`  defining blocks: ${nm(defs.subarray(0, nDefs))}`);
       trace(`  blocks whose first access is a load: ${nm(seeds!)}; live-in blocks: ${nm(liveList)}`);
-      const full = idf.calculate(defs, nDefs, null, 0);
+      const full = idf.calculateFromFrontiers(frontiers!, defs, nDefs, null, 0);
       const fullList = Array.from(idf.result.subarray(0, full));
       const pruned = fullList.filter((b) => liveMark[b] !== mark);
       trace(`  IDF of the defining blocks: ${nm(fullList)}`);
@@ -624,11 +629,15 @@ export function addPoisonForUnreachablePredecessors(phis: readonly Instruction[]
  * LLVM's mem2reg pass: promote the promotable entry-block allocas, again until none is left
  * (promoting one can make another promotable, e.g. a pointer kept in a promoted slot).
  */
-export function promoteMemoryToRegister(fn: Function, dt: DominatorTree, opts: PromoteOptions = {}, stats: PromoteStats = emptyPromoteStats()): PromoteStats {
-  for (;;) {
-    const allocas = promotableAllocas(fn);
-    if (allocas.length === 0) break;
+export function promoteMemoryToRegister(fn: Function, dt: DominatorTree, opts: PromoteOptions = {}, stats: PromoteStats = emptyPromoteStats(), first?: Instruction[]): PromoteStats {
+  let allocas = first ?? promotableAllocas(fn);
+  while (allocas.length > 0) {
+    // only a promoted slot that held pointers can make another alloca promotable
+    let heldPointers = false;
+    for (const a of allocas) if (a.auxType!.kind !== TypeKind.Int && a.auxType!.kind !== TypeKind.Double && a.auxType!.kind !== TypeKind.Float) heldPointers = true;
     promoteAllocas(fn, dt, allocas, opts, stats);
+    if (!heldPointers) break;
+    allocas = promotableAllocas(fn);
   }
   return stats;
 }
@@ -673,9 +682,10 @@ export const mem2regPass: PassInfo = {
       kind: 'function',
       name: 'mem2reg',
       run(fn: Function, ctx: PassContext): PassResult {
-        if (promotableAllocas(fn).length === 0) return { changed: false };
+        const allocas = promotableAllocas(fn);
+        if (allocas.length === 0) return { changed: false };
         const dt = ctx.analyses.get(DominatorTreeAnalysis);
-        const s = promoteMemoryToRegister(fn, dt, { trace: ctx.trace });
+        const s = promoteMemoryToRegister(fn, dt, { trace: ctx.trace }, emptyPromoteStats(), allocas);
         reportPromoteStats(ctx, s);
         return { changed: true, preserved: 'cfg' };
       },

@@ -1,0 +1,135 @@
+/**
+ * bench/mem2reg: `ssakit opt -passes=mem2reg -S` against `opt-19 -passes=mem2reg -S`, whole
+ * process, one run each on the same files, and the in-process time of the pass alone for
+ * Cytron (mem2reg) and Braun (mem2reg-braun), with the cost per 1k instructions to show how
+ * it grows. Inputs, at 10k, 100k and 1M instructions:
+ *   - c:     clang-19 -O0 of large generated C (many functions; bench/common.ts largeInput);
+ *   - scale: one function with instructions/10 variables (bench/mem2reg-input.ts).
+ * Also checks that our phis per function equal opt-19's. opt-19 gets --opt-timeout=S seconds
+ * (default 300): its mem2reg is quadratic on the scale input.
+ *
+ * Run: npm run build && npm run bench:mem2reg [-- --sizes=10000,100000 --inputs=c,scale]
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Opcode } from '../src/ir/opcodes.js';
+import type { Module } from '../src/ir/module.js';
+import { runPipeline } from '../src/passes/index.js';
+import { parseModule } from '../src/text/parser.js';
+import { OUT, SSAKIT, countInstructions, fmt, hasTool, largeInput, sizesFromArgs, table } from './common.js';
+import { scaleFunctionIR } from './mem2reg-input.js';
+
+interface Run {
+  wall: number;
+  cpu: number;
+  rssMB: number;
+}
+
+/** One whole-process run: wall and user+system time, peak RSS (GNU time); null on timeout. */
+function run(cmd: string[], timeoutS = 1800): Run | null {
+  const r = spawnSync('/usr/bin/time', ['-f', '__T__ %e %U %S %M', ...cmd], { maxBuffer: 1 << 30, timeout: timeoutS * 1000, killSignal: 'SIGKILL' });
+  if (r.error !== undefined && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') return null;
+  const err = r.stderr?.toString() ?? '';
+  const m = /__T__ ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(err);
+  if (r.status !== 0 || m === null) throw new Error(`${cmd.join(' ')} failed: ${err.slice(0, 2000)}`);
+  return { wall: Math.max(0.005, Number(m[1])), cpu: Math.max(0.005, Number(m[2]) + Number(m[3])), rssMB: Number(m[4]) / 1024 };
+}
+
+const timeoutArg = process.argv.find((a) => a.startsWith('--opt-timeout='));
+/** opt-19's mem2reg is quadratic on the scale input (its IDF walks whole dominator subtrees). */
+const OPT_TIMEOUT = timeoutArg ? Number(timeoutArg.slice(14)) : 300;
+
+function phiCounts(m: Module): Map<string, number> {
+  const r = new Map<string, number>();
+  for (const f of m.functions) {
+    if (f.isDeclaration()) continue;
+    let c = 0;
+    for (const b of f) for (let i = b.first; i !== null && i.op === Opcode.Phi; i = i.next) c++;
+    r.set(f.name, c);
+  }
+  return r;
+}
+
+function scaleInput(size: number): { path: string; instructions: number } {
+  const path = join(OUT, `scale-${size}.ll`);
+  if (!existsSync(path)) writeFileSync(path, scaleFunctionIR({ variables: Math.round(size / 10), instructions: size }));
+  return { path, instructions: countInstructions(readFileSync(path, 'utf8')) };
+}
+
+/** In-process: the pass alone (its dominator trees included), on a freshly parsed module. */
+function passTime(text: string, pass: string): { ms: number; module: Module } {
+  const m = parseModule(text, 'bench.ll');
+  (globalThis as { gc?: () => void }).gc?.();
+  const t0 = performance.now();
+  runPipeline(m, pass);
+  return { ms: performance.now() - t0, module: m };
+}
+
+if (!hasTool('opt-19') || !existsSync('/usr/bin/time')) {
+  console.error('needs opt-19 (llvm-19) and /usr/bin/time');
+  process.exit(1);
+}
+if (!existsSync(join('dist', 'ssakit.js'))) {
+  console.error('build first: npm run build');
+  process.exit(1);
+}
+const inputsArg = process.argv.find((a) => a.startsWith('--inputs='));
+const kinds = inputsArg ? inputsArg.slice(9).split(',') : ['c', 'scale'];
+const sizes = sizesFromArgs([10_000, 100_000, 1_000_000]);
+
+const rows: (string | number)[][] = [];
+const passRows: (string | number)[][] = [];
+let mismatches = 0;
+for (const kind of kinds) {
+  for (const size of sizes) {
+    const { path, instructions } = kind === 'c' ? largeInput(size) : scaleInput(size);
+    const label = `${kind} ${instructions}`;
+    const optOut = join(OUT, 'm2r-llvm.ll');
+    const ourOut = join(OUT, 'm2r-ours.ll');
+    const llvm = run(['opt-19', '-passes=mem2reg', '-S', path, '-o', optOut], OPT_TIMEOUT);
+    const ours = run([...SSAKIT, 'opt', path, '-passes=mem2reg', '-S', '-o', ourOut])!;
+    const llvmPP = run(['opt-19', '-S', path, '-o', join(OUT, 'm2r-llvm-pp.ll')])!;
+    const oursPP = run([...SSAKIT, 'opt', path, '-S', '-o', join(OUT, 'm2r-ours-pp.ll')])!;
+    rows.push([
+      label,
+      llvm === null ? `>${OPT_TIMEOUT}` : llvm.wall,
+      ours.wall,
+      llvm === null ? '-' : ours.wall / llvm.wall,
+      llvm === null ? '-' : ours.cpu / llvm.cpu,
+      oursPP.wall / llvmPP.wall,
+      (ours.wall * 1e6) / instructions,
+      llvm === null ? '-' : Math.round(llvm.rssMB),
+      Math.round(ours.rssMB),
+    ]);
+    // phi counts: ours (whole process output) against opt-19's
+    let phis = 0;
+    const b = phiCounts(parseModule(readFileSync(ourOut, 'utf8'), 'ours'));
+    if (llvm !== null) {
+      const a = phiCounts(parseModule(readFileSync(optOut, 'utf8'), 'opt'));
+      for (const [fn, c] of a) {
+        phis += c;
+        if (b.get(fn) !== c) {
+          mismatches++;
+          console.log(`phi count differs in @${fn} of ${path}: opt-19 ${c}, ssakit ${b.get(fn)}`);
+        }
+      }
+    } else {
+      for (const c of b.values()) phis += c;
+      console.log(`opt-19 timed out on ${path}: phi counts not compared`);
+    }
+    const text = readFileSync(path, 'utf8');
+    const cy = passTime(text, 'mem2reg');
+    const br = passTime(text, 'mem2reg-braun');
+    const bPhis = [...phiCounts(br.module).values()].reduce((s, c) => s + c, 0);
+    passRows.push([label, cy.ms, br.ms, (cy.ms * 1000) / instructions, (br.ms * 1000) / instructions, br.ms / cy.ms, phis, bPhis]);
+    console.error(`done: ${label}`);
+  }
+}
+console.log('mem2reg, whole process (parse + verify + mem2reg + verify + print), one run each, same file');
+console.log('ratio = ssakit / opt-19 wall time; cpu ratio = same with user+system time; pp ratio = the same without the pass (opt -S)\n');
+console.log(table(['input', 'opt-19 s', 'ssakit s', 'ratio', 'cpu ratio', 'pp ratio', 'ssakit µs/1k', 'opt-19 MB', 'ssakit MB'], rows));
+console.log('\nthe pass alone, in process (dominator tree included)\n');
+console.log(table(['input', 'Cytron ms', 'Braun ms', 'Cytron µs/1k', 'Braun µs/1k', 'Braun/Cytron', 'phis', 'Braun phis'], passRows));
+console.log(mismatches === 0 ? '\nphi counts: equal to opt-19 in every function' : `\nphi counts: ${mismatches} function(s) differ from opt-19`);
+void fmt;
