@@ -684,7 +684,7 @@ function emitInst(g: Gen, i: Instruction): string {
       return `${g.res(i)} = elemOr0(${vec}, ${idx});`;
     }
     case Opcode.InsertElement:
-      return `${g.res(i)} = insElem(${g.atom(i.ops[0].value)}, ${g.atom(i.ops[2].value)}, ${g.atom(i.ops[1].value)});`;
+      return `${g.res(i)} = insElem(${g.atom(i.ops[0].value)}, ${g.atom(i.ops[1].value)}, ${g.atom(i.ops[2].value)});`;
     case Opcode.ShuffleVector: {
       const a = g.atom(i.ops[0].value);
       const b = g.atom(i.ops[1].value);
