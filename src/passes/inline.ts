@@ -130,8 +130,14 @@ export function inlineCall(call: Instruction): Instruction[] {
     map.set(b, nb);
     newBlocks.push(nb);
     for (let i = b.first; i !== null; i = i.next) {
+      // debug records describe the callee's frame: without inlinedAt chains they would be invalid here
+      if (i.op === Opcode.Call && i.calledFunction()?.name.startsWith('llvm.dbg.')) continue;
       const c = i.clone();
       if (c.name !== '') c.name += '.i';
+      if (c.md !== null) {
+        const md = c.md.replace(/,\s*!dbg\s+!\d+/g, '');
+        c.md = md === '' ? null : md;
+      }
       map.set(i, c);
       nb.append(c);
       clones.push(c);

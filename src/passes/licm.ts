@@ -23,7 +23,7 @@
  */
 import { BasicBlock } from '../ir/basic-block.js';
 import type { ConstantInt } from '../ir/constants.js';
-import { callMemoryEffect, callWillReturn, isSafeToSpeculate, mayHaveSideEffects, mayReadMemory, mayWriteMemory } from '../ir/effects.js';
+import { callMemoryEffect, callWillReturn, isMarkerIntrinsicName, isSafeToSpeculate, mayHaveSideEffects, mayReadMemory, mayWriteMemory } from '../ir/effects.js';
 import type { Function, GlobalVariable } from '../ir/function.js';
 import { Instruction } from '../ir/instruction.js';
 import { allocSize, storeSize } from '../ir/layout.js';
@@ -208,6 +208,9 @@ class LICM {
       return isDereferenceable(p, size) || guaranteed();
     }
     if (i.op === Opcode.Call) {
+      // debug and lifetime markers describe their position: they stay where they are
+      const f = i.calledFunction();
+      if (f !== null && isMarkerIntrinsicName(f.name)) return false;
       if (mayHaveSideEffects(i)) return false;
       if (isSafeToSpeculate(i)) return true;
       // a read-only call that returns: like a load of anything

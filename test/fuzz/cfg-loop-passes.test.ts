@@ -14,7 +14,7 @@ const PROGRAMS = Number(process.env.SSAKIT_CFG_FUZZ_PROGRAMS ?? 300);
 const SEED = process.env.SSAKIT_CFG_FUZZ_SEED === undefined ? undefined : Number(process.env.SSAKIT_CFG_FUZZ_SEED);
 
 describe.runIf(hasLlvm())('control-flow and loop passes: random pipelines (fuzz)', () => {
-  it(`${RUNS} pipelines over ${PROGRAMS} medium programs`, () => {
-    checkRandomPipelines({ numRuns: RUNS, programs: PROGRAMS, firstSeed: 5000, size: 'medium', seed: SEED });
+  it(`${RUNS} pipelines over ${PROGRAMS} medium programs`, async () => {
+    await checkRandomPipelines({ numRuns: RUNS, programs: PROGRAMS, firstSeed: 5000, size: 'medium', seed: SEED });
   }, 6 * 3600_000);
 });

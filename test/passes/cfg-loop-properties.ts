@@ -45,13 +45,15 @@ function run(text: string): { out: string; code: number } {
 }
 
 /** Checks `numRuns` random (program, pipeline) pairs; programs come from a pool of `programs` seeds. */
-export function checkRandomPipelines(opts: { numRuns: number; programs: number; firstSeed: number; size: 'small' | 'medium'; seed?: number }): void {
+export async function checkRandomPipelines(opts: { numRuns: number; programs: number; firstSeed: number; size: 'small' | 'medium'; seed?: number }): Promise<void> {
   const baseline = new Map<number, { out: string; code: number }>();
-  fc.assert(
-    fc.property(
+  await fc.assert(
+    fc.asyncProperty(
       fc.integer({ min: opts.firstSeed, max: opts.firstSeed + opts.programs - 1 }),
       fc.array(fc.constantFrom(...PASS_POOL), { minLength: 1, maxLength: 8 }),
-      (seed, passes) => {
+      async (seed, passes) => {
+        // let the worker answer vitest's RPC between runs
+        await new Promise((r) => setImmediate(r));
         const ir = programIR(seed, opts.size);
         let before = baseline.get(seed);
         if (before === undefined) baseline.set(seed, (before = run(ir)));
