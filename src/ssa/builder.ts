@@ -42,7 +42,8 @@
  * resolve on lookup. Lookups through chains of single-predecessor blocks and the operand
  * reads of phis use an explicit stack of frames, not recursion, so a million-block chain
  * cannot overflow the stack. Block and instruction ids are used as array indices: do not
- * call fn.renumber() while the builder is in use.
+ * call fn.renumber() while the builder is in use (it would also mix up which phis are the
+ * builder's: those are the phis with ids above the function's bound when it was created).
  */
 import type { BasicBlock } from '../ir/basic-block.js';
 import { UndefValue } from '../ir/constants.js';
@@ -120,8 +121,9 @@ export class SSABuilder {
   private incPhi: Instruction[] = [];
   private incCount = 0;
 
-  // per instruction id
+  // per instruction id - idBase (only instructions created after the builder can be its phis)
   private flags: Uint8Array;
+  private readonly idBase: number;
   private readonly forward = new Map<Instruction, Value>();
 
   // the explicit stacks
@@ -142,11 +144,15 @@ export class SSABuilder {
     this.keyBlock = new Int32Array(cap);
     this.vals = new Array(cap).fill(null);
     this.mask = cap - 1;
-    const nb = Math.max(16, fn.blockIdBound);
+    // Per-block arrays grow to the highest block id used, per-phi flags start at the ids the
+    // function had when the builder was made: a short-lived builder (one SSA repair in a big
+    // function) allocates little.
+    const nb = this.sealAll ? 16 : Math.max(16, fn.blockIdBound);
     this.sealed = new Uint8Array(nb);
     this.incHead = new Int32Array(nb).fill(-1);
     this.visit = new Int32Array(nb);
-    this.flags = new Uint8Array(Math.max(16, fn.instIdBound));
+    this.idBase = fn.instIdBound;
+    this.flags = new Uint8Array(16);
   }
 
   // ---- the API ------------------------------------------------------------------------------
@@ -540,12 +546,12 @@ export class SSABuilder {
   }
 
   private flagOf(i: Instruction): number {
-    const id = i.id;
+    const id = i.id - this.idBase;
     return id >= 0 && id < this.flags.length ? this.flags[id] : 0;
   }
 
   private setFlag(i: Instruction, f: number): void {
-    const id = i.id;
+    const id = i.id - this.idBase;
     if (id < 0) return;
     if (id >= this.flags.length) {
       const g = new Uint8Array(Math.max(id + 1, this.flags.length * 2));
