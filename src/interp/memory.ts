@@ -462,6 +462,19 @@ export class Memory {
   }
   /** The NUL-terminated string at p as a latin1 string (one char per byte). */
   cstring(p: number, site: number, verb = 'reading a string'): string {
+    // strings in constant globals (format strings, literals) cannot change: cache them
+    const id = (p * INV32) | 0;
+    const constant = id > 0 && id < this.next && this.kind[id] === AK.ConstGlobal;
+    if (constant) {
+      const c = this.constStrings.get(p);
+      if (c !== undefined) return c;
+    }
+    const s = this.cstringUncached(p, site, verb);
+    if (constant) this.constStrings.set(p, s);
+    return s;
+  }
+  private readonly constStrings = new Map<number, string>();
+  private cstringUncached(p: number, site: number, verb: string): string {
     const n = this.strlen(p, site, verb);
     const o = this.check(p, n, false, verb, site);
     return latin1(this.ru8, o, o + n);
@@ -554,6 +567,10 @@ export function hexPtr(p: number): string {
 
 export function latin1(u: Uint8Array, start: number, end: number): string {
   let s = '';
+  if (end - start <= 64) {
+    for (let i = start; i < end; i++) s += String.fromCharCode(u[i]);
+    return s;
+  }
   for (let i = start; i < end; i += 8192) {
     s += String.fromCharCode.apply(null, u.subarray(i, Math.min(end, i + 8192)) as unknown as number[]);
   }

@@ -293,7 +293,31 @@ export function formatPrintf(fmt: string, env: PrintfEnv): string {
     if (pct > i) out += fmt.slice(i, pct);
     i = pct + 1;
     if (i >= n) break;
-    const sp: Spec = { minus: false, plus: false, space: false, alt: false, zero: false, width: 0, prec: -1 };
+    const c0 = fmt.charCodeAt(i);
+    // fast paths: plain %d, %s, %c (no flags, width, precision or length)
+    if (c0 === 100 || c0 === 105) {
+      const v = env.arg();
+      out += typeof v === 'number' ? String(v | 0) : String(Number(BigInt.asIntN(32, v as bigint)));
+      i++;
+      continue;
+    }
+    if (c0 === 115) {
+      const p = env.arg();
+      const pv = typeof p === 'number' ? p : Number(p ?? 0);
+      out += pv === 0 ? '(null)' : env.str(pv, -1);
+      i++;
+      continue;
+    }
+    if (c0 === 99) {
+      const v = env.arg();
+      out += String.fromCharCode((typeof v === 'number' ? v : Number(v)) & 255);
+      i++;
+      continue;
+    }
+    const sp = SPEC;
+    sp.minus = sp.plus = sp.space = sp.alt = sp.zero = false;
+    sp.width = 0;
+    sp.prec = -1;
     // flags
     for (;;) {
       const c = fmt[i];
@@ -425,6 +449,8 @@ export function formatPrintf(fmt: string, env: PrintfEnv): string {
   }
   return out;
 }
+
+const SPEC: Spec = { minus: false, plus: false, space: false, alt: false, zero: false, width: 0, prec: -1 };
 
 function intBody(digits: string, prefix: string, sp: Spec, zero: boolean): string {
   if (sp.prec >= 0) {
