@@ -110,16 +110,18 @@ export async function checkProgram(lang: 'c' | 'sysy', source: string, opts: Che
   const fail = (stage: string, detail: string): CheckResult => ({ ...res, ok: false, stage, detail: detail.slice(0, 2000) });
 
   const exe0 = join(dir, 'p0'), exe2 = join(dir, 'p2'), exeS = join(dir, 'ps');
+  // clang -O2 needs about 1 ms per generated line on an idle machine: allow 10.
+  const ctimeout = Math.max(timeout * 3, source.split('\n').length * 10);
   const [c0, c2, cs] = await Promise.all([
-    run(CLANG, [...wflags, '-O0', src, ...extra, '-o', exe0], timeout * 3),
-    run(CLANG, ['-w', '-O2', src, ...extra, '-o', exe2], timeout * 3),
-    run(CLANG, ['-w', '-O0', '-g', `-fsanitize=${opts.sanitize ?? 'undefined'}`, '-fno-sanitize-recover=all', src, ...extra, '-o', exeS], timeout * 3),
+    run(CLANG, [...wflags, '-O0', src, ...extra, '-o', exe0], ctimeout),
+    run(CLANG, ['-w', '-O2', src, ...extra, '-o', exe2], ctimeout),
+    run(CLANG, ['-w', '-O0', '-g', `-fsanitize=${opts.sanitize ?? 'undefined'}`, '-fno-sanitize-recover=all', src, ...extra, '-o', exeS], ctimeout),
   ]);
   res.warnings = warningFlags(c0.stderr);
   res.ubWarnings = res.warnings.filter((w) => UB_WARNINGS.includes(w));
-  if (c0.status !== 0) return fail('compile-O0', c0.stderr);
-  if (c2.status !== 0) return fail('compile-O2', c2.stderr);
-  if (cs.status !== 0) return fail('compile-san', cs.stderr);
+  for (const [name, c] of [['O0', c0], ['O2', c2], ['san', cs]] as const) {
+    if (c.status !== 0) return fail(`compile-${name}`, c.timedOut ? `timed out after ${ctimeout} ms` : c.stderr);
+  }
   if (res.ubWarnings.length) return fail('ub-warning', c0.stderr);
 
   const [r0, r2, rs] = await Promise.all([run(exe0, [], timeout), run(exe2, [], timeout), run(exeS, [], timeout * 2)]);
@@ -137,10 +139,10 @@ export async function checkProgram(lang: 'c' | 'sysy', source: string, opts: Che
 
   if (opts.lli) {
     const ll = join(dir, 'p.ll');
-    const cl = await run(CLANG, ['-w', '-O0', '-Xclang', '-disable-O0-optnone', '-S', '-emit-llvm', src, '-o', ll], timeout * 3);
+    const cl = await run(CLANG, ['-w', '-O0', '-Xclang', '-disable-O0-optnone', '-S', '-emit-llvm', src, '-o', ll], ctimeout);
     if (cl.status !== 0) return fail('compile-ll', cl.stderr);
     const args = lang === 'sysy' ? [`-extra-object=${extra[0]}`, ll] : [ll];
-    const rl = await run(LLI, args, timeout);
+    const rl = await run(LLI, args, ctimeout); // lli compiles the whole module first
     if (rl.timedOut || rl.status === null) return fail('run-lli', rl.stderr || 'timed out');
     if (rl.stdout !== r0.stdout || rl.status !== r0.status) return fail('mismatch-lli', `exit ${rl.status} vs ${r0.status}`);
   }

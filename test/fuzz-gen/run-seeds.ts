@@ -2,7 +2,7 @@
  * By-hand sweep of the program generators over many seeds (not part of `npm test`):
  *
  *   npx tsx test/fuzz-gen/run-seeds.ts --lang=c|sysy [--from=0] [--count=500]
- *        [--sanitize=undefined,address] [--lli] [--jobs=2] [--size=medium] [--keep=DIR]
+ *        [--sanitize=undefined,address] [--lli] [--jobs=2] [--size=medium] [--lines=N] [--keep=DIR]
  *
  * Prints one line per failing seed and a summary (passes, failures by stage, -Wall
  * warning flags seen, output sizes and run times). Failing programs are written to
@@ -24,6 +24,7 @@ const from = Number(args.get('from') ?? 0);
 const count = Number(args.get('count') ?? 500);
 const jobs = Number(args.get('jobs') ?? 2);
 const size = (args.get('size') ?? 'medium') as 'small' | 'medium' | 'large';
+const gopts = { size, ...(args.has('lines') ? { targetLines: Number(args.get('lines')) } : {}) };
 const keep = args.get('keep') ?? '/tmp/ssakit-gen-failures';
 const sanitize = args.get('sanitize') ?? 'undefined,address';
 const lli = args.has('lli');
@@ -36,7 +37,7 @@ let lines = 0, outLines = 0, maxMs = 0;
 const exitCodes = new Set<number>();
 const t0 = Date.now();
 await pool(seeds, jobs, async (seed) => {
-  const src = lang === 'c' ? generateCProgram(seed, { size }) : generateSysYProgram(seed, { size });
+  const src = lang === 'c' ? generateCProgram(seed, gopts) : generateSysYProgram(seed, gopts);
   lines += src.split('\n').length;
   const dir = mkdtempSync(join(tmpdir(), 'ssakit-seed-'));
   const r = await checkProgram(lang, src, { sanitize, lli, dir });
