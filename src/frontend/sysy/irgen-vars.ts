@@ -129,7 +129,11 @@ export class BraunVars implements VarModel {
   seal(bb: BasicBlock): void {
     this.ssa.sealBlock(bb);
   }
-  finish(): void {}
+  finish(): void {
+    // every block must have been sealed, or some phi would miss operands
+    const open = this.ssa.unsealedBlocks();
+    if (open.length > 0) throw new Error(`internal error: IR generation left ${open.length} block(s) unsealed in @${this.h.fn.name}`);
+  }
 
   get stats(): BraunStats {
     return this.ssa.stats;
