@@ -1020,6 +1020,9 @@ function bitcastExpr(g: Gen, a: string, from: Type, to: Type): string {
 // ---- memory --------------------------------------------------------------------------------------
 
 const INV32 = '2.3283064365386963e-10';
+/** Pointer decoding (memory.ts: pointer = id · 2^30 + offset). */
+const INV_UNIT = '9.313225746154785e-10';
+const OFF_MASK = '1073741823';
 
 /**
  * Inline bounds-checked access: `off + n <= size[id]` then a DataView access, else the
@@ -1027,10 +1030,10 @@ const INV32 = '2.3283064365386963e-10';
  * unboxed (a call would box them).
  */
 function inlineRead(p: string, n: number, body: string, fallback: string, site: number): string {
-  return `((to = ${p} >>> 0) + ${n} <= RS[ti = (${p} * ${INV32}) | 0] ? ${body} : M.${fallback}(${p}, ${site}))`;
+  return `((to = ${p} & ${OFF_MASK}) + ${n} <= RS[ti = (${p} * ${INV_UNIT}) | 0] ? ${body} : M.${fallback}(${p}, ${site}))`;
 }
 function inlineWrite(p: string, n: number, body: string, fallback: string, v: string, site: number, pre = ''): string {
-  return `if (${pre}(to = ${p} >>> 0) + ${n} <= WS[ti = (${p} * ${INV32}) | 0]) { ${body} } else M.${fallback}(${p}, ${v}, ${site});`;
+  return `if (${pre}(to = ${p} & ${OFF_MASK}) + ${n} <= WS[ti = (${p} * ${INV_UNIT}) | 0]) { ${body} } else M.${fallback}(${p}, ${v}, ${site});`;
 }
 
 export function loadExpr(g: Gen, t: Type, p: string, site: number): string {

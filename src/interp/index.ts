@@ -47,7 +47,7 @@ import { ExitSignal, Fault, InterpError } from './errors.js';
 import { InStream, OutStream, type OutSink } from './io.js';
 import { DEFAULT_EXTERNALS, LoadedModule } from './loader.js';
 import { Machine, type ExternalFn } from './machine.js';
-import { AK, TWO32 } from './memory.js';
+import { AK, ID_UNIT, TWO32 } from './memory.js';
 
 export { InterpError } from './errors.js';
 export type { ExternalFn } from './machine.js';
@@ -255,12 +255,12 @@ function mainArgs(S: Machine, nParams: number, args: string[]): unknown[] {
     const bytes = Buffer.from(s + '\0', 'utf8');
     const id = M.allocOwned(bytes.length, AK.Global, `argv[${k}]`);
     M.u8[id].set(bytes);
-    const p = id * TWO32;
+    const p = id * ID_UNIT;
     M.dv[argvId].setUint32(8 * k, p >>> 0, true);
     M.dv[argvId].setUint32(8 * k + 4, Math.floor(p / TWO32), true);
   });
-  const out: unknown[] = [strs.length, argvId * TWO32];
-  if (nParams >= 3) out.push(M.allocOwned(8, AK.Global, 'envp') * TWO32);
+  const out: unknown[] = [strs.length, argvId * ID_UNIT];
+  if (nParams >= 3) out.push(M.allocOwned(8, AK.Global, 'envp') * ID_UNIT);
   return out;
 }
 

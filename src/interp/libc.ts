@@ -9,7 +9,7 @@
  */
 import { ExitSignal, Fault } from './errors.js';
 import type { ExternalFn, Machine } from './machine.js';
-import { AK, TWO32 } from './memory.js';
+import { AK, ID_UNIT, TWO32 } from './memory.js';
 import { formatPrintf, type PrintfEnv } from './printf.js';
 import { BytesSource, doScanf, isSpace, parseCFloat, scanFloatText, scanInteger, type ScanSource } from './scanf.js';
 import type { OutStream } from './io.js';
@@ -294,10 +294,10 @@ function ctypeLoc(S: Machine, key: string, elemSize: number, fill: (c: number) =
     else dv.setInt32((c + 128) * 4, v, true);
   }
   const holder = M.allocOwned(8, AK.ConstGlobal, key + '.ptr');
-  const tp = tid * TWO32 + 128 * elemSize;
+  const tp = tid * ID_UNIT + 128 * elemSize;
   M.dv[holder].setUint32(0, tp >>> 0, true);
   M.dv[holder].setUint32(4, Math.floor(tp / TWO32), true);
-  p = holder * TWO32;
+  p = holder * ID_UNIT;
   S.lib[key] = p;
   return p;
 }
@@ -859,7 +859,7 @@ export const LIBC: Record<string, ExternalFn> = {
   __ctype_tolower_loc: (S) => ctypeLoc(S, '__ctype_tolower', 4, (c) => (c >= 65 && c <= 90 ? c + 32 : c)),
   __errno_location: (S) => {
     let p = S.lib.errno as number | undefined;
-    if (p === undefined) S.lib.errno = p = S.mem.allocOwned(4, AK.Global, 'errno') * TWO32;
+    if (p === undefined) S.lib.errno = p = S.mem.allocOwned(4, AK.Global, 'errno') * ID_UNIT;
     return p;
   },
   // math (also inlined by the code generator; these serve calls through pointers)

@@ -19,7 +19,7 @@ import { compileFunction, type ModuleContext } from './codegen.js';
 import { Fault } from './errors.js';
 import { LIBC, type FileIds } from './libc.js';
 import { FnInfo, type ExternalFn, type Machine } from './machine.js';
-import { AK, TWO32 } from './memory.js';
+import { AK, ID_UNIT, TWO32 } from './memory.js';
 import { RT } from './runtime.js';
 import { bitcastValue, writeRaw, zeroValue } from './typed-memory.js';
 import { BIN_ADD, binW, canonBig, fptosi64, fptoui64, ubig, wrapW, type Wide } from './wide.js';
@@ -45,7 +45,7 @@ export class LoadedModule implements ModuleContext {
       const info = new FnInfo(f, S.fns.length);
       this.fnIndexMap.set(f, info.index);
       S.fns.push(info);
-      info.addr = M.allocFunction(f.name, info.index) * TWO32;
+      info.addr = M.allocFunction(f.name, info.index) * ID_UNIT;
       this.addr.set(f, info.addr);
       if (f.isDeclaration()) {
         const impl = externals[f.name];
@@ -59,9 +59,9 @@ export class LoadedModule implements ModuleContext {
     }
     // standard streams
     const fileIds: FileIds = {
-      stdin: M.allocOwned(216, AK.File, 'stdin') * TWO32,
-      stdout: M.allocOwned(216, AK.File, 'stdout') * TWO32,
-      stderr: M.allocOwned(216, AK.File, 'stderr') * TWO32,
+      stdin: M.allocOwned(216, AK.File, 'stdin') * ID_UNIT,
+      stdout: M.allocOwned(216, AK.File, 'stdout') * ID_UNIT,
+      stderr: M.allocOwned(216, AK.File, 'stderr') * ID_UNIT,
     };
     S.lib.files = fileIds;
     // globals: allocate first (initializers may point at each other), then initialise
@@ -72,17 +72,17 @@ export class LoadedModule implements ModuleContext {
           const id = M.allocOwned(8, AK.Global, g.name);
           M.dv[id].setUint32(0, std >>> 0, true);
           M.dv[id].setUint32(4, Math.floor(std / TWO32), true);
-          this.addr.set(g, id * TWO32);
-        } else this.addr.set(g, M.allocExtern(g.name) * TWO32);
+          this.addr.set(g, id * ID_UNIT);
+        } else this.addr.set(g, M.allocExtern(g.name) * ID_UNIT);
         continue;
       }
       const id = M.allocOwned(allocSize(g.valueType), g.isConstant ? AK.ConstGlobal : AK.Global, g.name || '<unnamed>');
-      this.addr.set(g, id * TWO32);
+      this.addr.set(g, id * ID_UNIT);
     }
     for (const g of module.globals) {
       if (g.initializer === null) continue;
       const a = this.addr.get(g)!;
-      const id = a / TWO32;
+      const id = a / ID_UNIT;
       this.writeConst(M.dv[id], 0, g.initializer, g.valueType, a);
     }
   }

@@ -12,7 +12,7 @@ import type { Function } from '../ir/function.js';
 import type { Instruction } from '../ir/instruction.js';
 import { ExitSignal, Fault } from './errors.js';
 import type { InStream, OutStream } from './io.js';
-import { Memory, TWO32, AK } from './memory.js';
+import { Memory, ID_UNIT, AK } from './memory.js';
 
 export type Code = (S: Machine, fr: Frame) => void;
 /** An external (libc, SysY runtime) function: receives the machine and the argument values. */
@@ -154,9 +154,9 @@ export class Machine {
 
   /** The function index a function pointer designates, or a fault. */
   fnIndexOf(p: number, site: number): number {
-    const id = Math.floor(p / TWO32);
+    const id = Math.floor(p / ID_UNIT);
     const m = this.mem;
-    if (p - id * TWO32 === 0 && id > 0 && id < m.next && m.kind[id] === AK.Function) return m.fnIndex[id];
+    if (p - id * ID_UNIT === 0 && id > 0 && id < m.next && m.kind[id] === AK.Function) return m.fnIndex[id];
     throw new Fault(`call through ${p === 0 ? 'a null function pointer' : `a pointer that is not a function (${describePtr(m, p)})`}`, site);
   }
 
@@ -208,7 +208,7 @@ export class Machine {
 }
 
 function describePtr(m: Memory, p: number): string {
-  const id = Math.floor(p / TWO32);
+  const id = Math.floor(p / ID_UNIT);
   if (id <= 0 || id >= m.next) return `invalid pointer 0x${p.toString(16)}`;
   return `pointer into ${m.describe(id)}`;
 }

@@ -17,10 +17,18 @@
 import { Fault } from './errors.js';
 import { MAX_SAFE, Wide } from './wide.js';
 
+/** 2^32: the weight of the high word of a 64-bit value. */
 export const TWO32 = 4294967296;
 const INV32 = 1 / TWO32;
+/**
+ * Pointer = id · ID_UNIT + offset: 2^23 allocation ids (pointers stay below 2^53) of up to
+ * 1 GiB each.
+ */
+export const ID_UNIT = 1073741824;
+const INV_UNIT = 1 / ID_UNIT;
+const OFF_MASK = ID_UNIT - 1;
 const CHUNK = 1 << 20;
-const MAX_IDS = 1 << 21;
+const MAX_IDS = 1 << 23;
 const QUARANTINE = 2048;
 /** Maximum stack (alloca) bytes: 1 GiB. */
 const MAX_STACK_CHUNKS = 1024;
@@ -174,17 +182,17 @@ export class Memory {
   // ---- heap -----------------------------------------------------------------------------
 
   malloc(n: number): number {
-    if (!(n >= 0) || n > 0x7fffffff) return 0;
+    if (!(n >= 0) || n > ID_UNIT) return 0;
     if (this.heapBytes + n > 4 * 1024 * 1024 * 1024) return 0;
     this.heapBytes += n;
-    return this.allocOwned(n, AK.Heap, null) * TWO32;
+    return this.allocOwned(n, AK.Heap, null) * ID_UNIT;
   }
 
   /** Frees a heap block; returns an error message instead of freeing when the pointer is not one. */
   free(p: number): string | null {
     if (p === 0) return null;
-    const id = Math.floor(p * INV32);
-    const off = p - id * TWO32;
+    const id = Math.floor(p * INV_UNIT);
+    const off = p - id * ID_UNIT;
     if (id <= 0 || id >= this.next) return `free of an invalid pointer ${hexPtr(p)}`;
     const k = this.kind[id];
     if (k === AK.Freed) return `double free of a ${-this.rsize[id] - 1}-byte heap block`;
@@ -203,8 +211,8 @@ export class Memory {
 
   /** Size of the live heap block `p` points to the start of, or −1. */
   heapSize(p: number): number {
-    const id = Math.floor(p * INV32);
-    if (id <= 0 || id >= this.next || p - id * TWO32 !== 0 || this.kind[id] !== AK.Heap) return -1;
+    const id = Math.floor(p * INV_UNIT);
+    if (id <= 0 || id >= this.next || p - id * ID_UNIT !== 0 || this.kind[id] !== AK.Heap) return -1;
     return this.rsize[id];
   }
 
@@ -217,7 +225,7 @@ export class Memory {
    * stack, where the memory is reused too).
    */
   alloca(size: number, site: number): number {
-    if (!(size >= 0 && size <= 0x7fffffff)) throw new Fault(`alloca of ${size} bytes`, site);
+    if (!(size >= 0 && size <= ID_UNIT)) throw new Fault(`alloca of ${size} bytes (more than 1 GiB)`, site);
     const top = this.allocaTop;
     if (top === this.allocaIds.length) {
       const a = new Int32Array(this.allocaIds.length * 2);
@@ -240,7 +248,7 @@ export class Memory {
         this.wsize[id] = size;
         this.kind[id] = AK.Alloca;
         this.allocaTop = top + 1;
-        return id * TWO32;
+        return id * ID_UNIT;
       }
       this.sc++;
       if (this.sc >= MAX_STACK_CHUNKS) {
@@ -261,7 +269,7 @@ export class Memory {
     this.wsize[id] = size;
     this.kind[id] = AK.Alloca;
     this.allocaTop = top + 1;
-    return id * TWO32;
+    return id * ID_UNIT;
   }
 
   /** Releases every alloca made since the mark (a frame's return, or stackrestore). */
@@ -287,32 +295,32 @@ export class Memory {
   // ---- checked access -------------------------------------------------------------------
 
   ldu8(p: number, site: number): number {
-    const id = (p * INV32) | 0;
-    const off = p >>> 0;
+    const id = (p * INV_UNIT) | 0;
+    const off = p & OFF_MASK;
     if (off + 1 <= this.rsize[id]) return this.dv[id].getUint8(this.base[id] + off);
     return this.fault(p, 1, 'load', site);
   }
   ld8(p: number, site: number): number {
-    const id = (p * INV32) | 0;
-    const off = p >>> 0;
+    const id = (p * INV_UNIT) | 0;
+    const off = p & OFF_MASK;
     if (off + 1 <= this.rsize[id]) return this.dv[id].getInt8(this.base[id] + off);
     return this.fault(p, 1, 'load', site);
   }
   ld16(p: number, site: number): number {
-    const id = (p * INV32) | 0;
-    const off = p >>> 0;
+    const id = (p * INV_UNIT) | 0;
+    const off = p & OFF_MASK;
     if (off + 2 <= this.rsize[id]) return this.dv[id].getInt16(this.base[id] + off, true);
     return this.fault(p, 2, 'load', site);
   }
   ld32(p: number, site: number): number {
-    const id = (p * INV32) | 0;
-    const off = p >>> 0;
+    const id = (p * INV_UNIT) | 0;
+    const off = p & OFF_MASK;
     if (off + 4 <= this.rsize[id]) return this.dv[id].getInt32(this.base[id] + off, true);
     return this.fault(p, 4, 'load', site);
   }
   ld64(p: number, site: number): Wide {
-    const id = (p * INV32) | 0;
-    const off = p >>> 0;
+    const id = (p * INV_UNIT) | 0;
+    const off = p & OFF_MASK;
     if (off + 8 <= this.rsize[id]) {
       const dv = this.dv[id];
       const o = this.base[id] + off;
@@ -323,8 +331,8 @@ export class Memory {
     return this.fault(p, 8, 'load', site);
   }
   ldp(p: number, site: number): number {
-    const id = (p * INV32) | 0;
-    const off = p >>> 0;
+    const id = (p * INV_UNIT) | 0;
+    const off = p & OFF_MASK;
     if (off + 8 <= this.rsize[id]) {
       const dv = this.dv[id];
       const o = this.base[id] + off;
@@ -333,39 +341,39 @@ export class Memory {
     return this.fault(p, 8, 'load', site);
   }
   ldf32(p: number, site: number): number {
-    const id = (p * INV32) | 0;
-    const off = p >>> 0;
+    const id = (p * INV_UNIT) | 0;
+    const off = p & OFF_MASK;
     if (off + 4 <= this.rsize[id]) return this.dv[id].getFloat32(this.base[id] + off, true);
     return this.fault(p, 4, 'load', site);
   }
   ldf64(p: number, site: number): number {
-    const id = (p * INV32) | 0;
-    const off = p >>> 0;
+    const id = (p * INV_UNIT) | 0;
+    const off = p & OFF_MASK;
     if (off + 8 <= this.rsize[id]) return this.dv[id].getFloat64(this.base[id] + off, true);
     return this.fault(p, 8, 'load', site);
   }
 
   st8(p: number, v: number, site: number): void {
-    const id = (p * INV32) | 0;
-    const off = p >>> 0;
+    const id = (p * INV_UNIT) | 0;
+    const off = p & OFF_MASK;
     if (off + 1 <= this.wsize[id]) this.dv[id].setInt8(this.base[id] + off, v);
     else this.fault(p, 1, 'store', site);
   }
   st16(p: number, v: number, site: number): void {
-    const id = (p * INV32) | 0;
-    const off = p >>> 0;
+    const id = (p * INV_UNIT) | 0;
+    const off = p & OFF_MASK;
     if (off + 2 <= this.wsize[id]) this.dv[id].setInt16(this.base[id] + off, v, true);
     else this.fault(p, 2, 'store', site);
   }
   st32(p: number, v: number, site: number): void {
-    const id = (p * INV32) | 0;
-    const off = p >>> 0;
+    const id = (p * INV_UNIT) | 0;
+    const off = p & OFF_MASK;
     if (off + 4 <= this.wsize[id]) this.dv[id].setInt32(this.base[id] + off, v, true);
     else this.fault(p, 4, 'store', site);
   }
   st64(p: number, v: Wide, site: number): void {
-    const id = (p * INV32) | 0;
-    const off = p >>> 0;
+    const id = (p * INV_UNIT) | 0;
+    const off = p & OFF_MASK;
     if (off + 8 <= this.wsize[id]) {
       const dv = this.dv[id];
       const o = this.base[id] + off;
@@ -376,8 +384,8 @@ export class Memory {
     } else this.fault(p, 8, 'store', site);
   }
   stp(p: number, v: number, site: number): void {
-    const id = (p * INV32) | 0;
-    const off = p >>> 0;
+    const id = (p * INV_UNIT) | 0;
+    const off = p & OFF_MASK;
     if (off + 8 <= this.wsize[id]) {
       const dv = this.dv[id];
       const o = this.base[id] + off;
@@ -386,14 +394,14 @@ export class Memory {
     } else this.fault(p, 8, 'store', site);
   }
   stf32(p: number, v: number, site: number): void {
-    const id = (p * INV32) | 0;
-    const off = p >>> 0;
+    const id = (p * INV_UNIT) | 0;
+    const off = p & OFF_MASK;
     if (off + 4 <= this.wsize[id]) this.dv[id].setFloat32(this.base[id] + off, v, true);
     else this.fault(p, 4, 'store', site);
   }
   stf64(p: number, v: number, site: number): void {
-    const id = (p * INV32) | 0;
-    const off = p >>> 0;
+    const id = (p * INV_UNIT) | 0;
+    const off = p & OFF_MASK;
     if (off + 8 <= this.wsize[id]) this.dv[id].setFloat64(this.base[id] + off, v, true);
     else this.fault(p, 8, 'store', site);
   }
@@ -407,8 +415,8 @@ export class Memory {
    * offset in `this.rdv` / `this.ru8`. `verb` names the access in the error message.
    */
   check(p: number, n: number, write: boolean, verb: string, site: number): number {
-    const id = (p * INV32) | 0;
-    const off = p >>> 0;
+    const id = (p * INV_UNIT) | 0;
+    const off = p & OFF_MASK;
     if (off + n <= (write ? this.wsize[id] : this.rsize[id]) && n >= 0) {
       this.rdv = this.dv[id];
       this.ru8 = this.u8[id];
@@ -424,8 +432,8 @@ export class Memory {
 
   /** Bytes available for reading from p to the end of its allocation (−1 when p is not readable). */
   readableFrom(p: number): number {
-    const id = (p * INV32) | 0;
-    const off = p >>> 0;
+    const id = (p * INV_UNIT) | 0;
+    const off = p & OFF_MASK;
     if (id <= 0 || id >= this.next) return -1;
     const s = this.rsize[id];
     if (s < 0 || off > s) return -1;
@@ -452,8 +460,8 @@ export class Memory {
     if (avail < 0) return this.fault(p, 1, verb, site);
     const o = this.check(p, 0, false, verb, site);
     const u = this.ru8;
-    const id = (p * INV32) | 0;
-    const start = this.base[id] + (p >>> 0);
+    const id = (p * INV_UNIT) | 0;
+    const start = this.base[id] + (p & OFF_MASK);
     const end = start + avail;
     const i = u.indexOf(0, start);
     if (i < 0 || i >= end) return this.fault(p, avail + 1, verb, site);
@@ -463,7 +471,7 @@ export class Memory {
   /** The NUL-terminated string at p as a latin1 string (one char per byte). */
   cstring(p: number, site: number, verb = 'reading a string'): string {
     // strings in constant globals (format strings, literals) cannot change: cache them
-    const id = (p * INV32) | 0;
+    const id = (p * INV_UNIT) | 0;
     const constant = id > 0 && id < this.next && this.kind[id] === AK.ConstGlobal;
     if (constant) {
       const c = this.constStrings.get(p);
@@ -530,11 +538,11 @@ export class Memory {
     const prep = store ? 'to' : 'from';
     if (typeof p !== 'number' || !Number.isFinite(p)) return `${what} ${prep} invalid pointer ${String(p)}`;
     if (p === 0) return `${what} ${prep} null pointer`;
-    let id = Math.floor(p * INV32);
-    let off = p - id * TWO32;
-    if (off >= 0x80000000 && id + 1 > 0 && id + 1 < this.next) {
+    let id = Math.floor(p * INV_UNIT);
+    let off = p - id * ID_UNIT;
+    if (off >= ID_UNIT / 2 && id + 1 > 0 && id + 1 < this.next) {
       id++;
-      off -= TWO32;
+      off -= ID_UNIT;
     }
     if (id === 0 && off >= 0) return `${what} ${prep} null pointer + ${off}`;
     if (id <= 0 || id >= this.next) return `${what} ${prep} invalid pointer ${hexPtr(p)}`;
