@@ -20,7 +20,7 @@ try {
 }
 
 const GEN_N = 100;
-const CSMITH_N = 14;
+const CSMITH_N = 12;
 
 describe.skipIf(!llvm)('interpreter vs lli-19 on test/programs', () => {
   for (const p of programs) {
