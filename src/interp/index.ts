@@ -16,6 +16,16 @@
  *     stderr?: string, stderrBytes?: Buffer,
  *     stats?: { total: number, byOpcode: Record<string, number> },
  *   }
+ *   (also: externals?: Record<string, ExternalFn> to add or replace library functions)
+ *
+ *   callFunction(module, name, args, opts) => RunResult & { value }   // call any function
+ *   new Interpreter(module, opts)  .run() once, or .call(name, args) many times
+ *   formatStats(stats)             // the `--stats` text: "instructions executed: N\n  op: n\n…"
+ *
+ * Values passed to and returned from callFunction are interpreter values (see below).
+ * Step limit: with maxSteps, the run stops with `step limit of N instructions exceeded in
+ * @f` (checked at block granularity, so at most N instructions ran); without it, there is
+ * no limit. Stack depth is limited to 2,000,000 frames and 1 GiB of allocas.
  *
  * It is synchronous: stdin is read fully on first use, output is buffered in 64 KiB chunks
  * of raw bytes and flushed before returning. A runtime error in the program (bad memory
@@ -32,7 +42,8 @@
  *    driver loop, so recursion depth is bounded by memory, not by the JS stack;
  *  - values: integers ≤ 32 bits are JS numbers in signed form (i1 as 0/1); wider ones are
  *    numbers while they are safe integers and bigints otherwise (wide.ts); floats are numbers
- *    rounded with Math.fround; pointers are numbers `allocationId·2^32 + offset`;
+ *    rounded with Math.fround; pointers are numbers `allocationId·2^30 + offset` (8M
+ *    live allocations of ≤ 1 GiB; null is 0, a function's address is a 0-byte allocation);
  *    vectors, arrays and structs are JS arrays;
  *  - memory.ts checks every access against its allocation's bounds and liveness;
  *  - libc.ts / printf.ts / scanf.ts implement the C library subset and the SysY runtime with
