@@ -133,6 +133,12 @@ describe('on-the-fly optimization in Braun mode', () => {
     expect(t).not.toContain('br ');
   });
 
+  it('local CSE never reaches into the previous function', () => {
+    // the same key (a GEP of a global at constant indices) ends one function and starts the next
+    const t = ir('int a[4];\nint f() { return a[1]; }\nint g() { return a[1] + f(); }\nint main() { return g(); }');
+    expect(body(t, 'g')).toContain('getelementptr inbounds [4 x i32], ptr @a, i64 0, i64 1');
+  });
+
   it('--no-fold keeps every operation', () => {
     const t = body(ir(src, { fold: false }), 'main');
     expect(t.match(/ = mul /g)?.length).toBe(3);

@@ -354,6 +354,8 @@ class FunctionGen implements VarHost {
       this.values = mg.fold ? new FoldingValues(this.b, mg.cseTable) : new PlainValues(this.b);
     }
     this.vars.seal(this.entry);
+    // the CSE table is shared with the previous function: forget its last block
+    this.values.startBlock(this.entry);
   }
 
   run(): void {
