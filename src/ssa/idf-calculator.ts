@@ -12,36 +12,110 @@
  * the deepest definition that reaches it; with a live-in predicate, blocks where the
  * variable is not live are never reported (pruned SSA, no dead phis).
  */
-import type { NodeSets } from '../analysis/csr.js';
 import type { DominatorTree } from '../analysis/dominators.js';
 
+/** Dominance frontiers as CSR arrays: DF(v) = list[off[v] .. off[v+1]). */
+export interface Frontiers {
+  off: Int32Array;
+  list: Int32Array;
+}
+
 export class IDFCalculator {
-  private readonly n: number;
+  tree: DominatorTree;
+  private n = 0;
   private epoch = 0;
-  private readonly defStamp: Int32Array;
-  private readonly walked: Int32Array;
-  private readonly added: Int32Array;
-  private readonly heapNode: Int32Array;
-  private readonly heapKey: Float64Array;
-  private readonly work: Int32Array;
-  private readonly keyScale: number;
+  private defStamp: Int32Array = new Int32Array(0);
+  private walked: Int32Array = new Int32Array(0);
+  private added: Int32Array = new Int32Array(0);
+  private heapNode: Int32Array = new Int32Array(0);
+  private heapKey: Float64Array = new Float64Array(0);
+  private work: Int32Array = new Int32Array(0);
+  private keyScale = 1;
+  // the frontiers of the current tree (computed on request, into reused arrays)
+  private dfOff: Int32Array = new Int32Array(0);
+  private dfList: Int32Array = new Int32Array(0);
+  private dfFor: DominatorTree | null = null;
   /** Result of the last query (block ids, unsorted), valid until the next query. */
   result: Int32Array;
   resultLength = 0;
 
-  constructor(readonly tree: DominatorTree) {
+  constructor(tree: DominatorTree) {
+    this.tree = tree;
+    this.result = new Int32Array(16);
+    this.retarget(tree);
+  }
+
+  /** Serves queries on another tree, keeping (and growing) the buffers. */
+  retarget(tree: DominatorTree): void {
+    this.tree = tree;
     const n = tree.n;
     this.n = n;
     const m = Math.max(1, n);
-    this.defStamp = new Int32Array(m);
-    this.walked = new Int32Array(m);
-    this.added = new Int32Array(m);
-    this.heapNode = new Int32Array(m);
-    this.heapKey = new Float64Array(m);
-    this.work = new Int32Array(m);
-    this.result = new Int32Array(16);
+    if (this.defStamp.length < m) {
+      // fresh arrays start at 0, below every epoch handed out so far
+      const cap = Math.max(m, this.defStamp.length * 2);
+      this.defStamp = new Int32Array(cap);
+      this.walked = new Int32Array(cap);
+      this.added = new Int32Array(cap);
+      this.heapNode = new Int32Array(cap);
+      this.heapKey = new Float64Array(cap);
+      this.work = new Int32Array(cap);
+    }
     // dfsIn counts entries and exits with one clock, so it ranges up to 2n.
     this.keyScale = 2 * n + 1;
+  }
+
+  /**
+   * The dominance frontier of every node of the current tree, by the "runner" walk of
+   * Cooper, Harvey and Kennedy (as src/analysis/frontier-runner.ts), counted first and then
+   * filled, into arrays reused from one function to the next.
+   */
+  frontiers(): Frontiers {
+    const tree = this.tree;
+    if (this.dfFor === tree) return { off: this.dfOff, list: this.dfList };
+    const g = tree.graph;
+    const n = this.n;
+    const predOff = g.predOff;
+    const pred = g.pred;
+    const idom = tree.idom;
+    const depth = tree.depth;
+    if (this.dfOff.length < n + 1) this.dfOff = new Int32Array(Math.max(n + 1, this.dfOff.length * 2));
+    const off = this.dfOff;
+    off.fill(0, 0, n + 1);
+    const mark = this.added; // stamps: the epoch of node b's visit
+    for (let pass = 0; pass < 2; pass++) {
+      const fill = pass === 1;
+      for (let b = 0; b < n; b++) {
+        if (depth[b] < 0) continue;
+        const e0 = predOff[b];
+        const e1 = predOff[b + 1];
+        if (e1 - e0 < 2) continue; // a single predecessor is b's idom: nothing to add
+        const stop = idom[b];
+        const stamp = ++this.epoch;
+        for (let j = e0; j < e1; j++) {
+          let r = pred[j];
+          if (depth[r] < 0) continue;
+          while (r !== stop && r >= 0) {
+            if (mark[r] !== stamp) {
+              mark[r] = stamp;
+              if (fill) this.dfList[off[r]++] = b;
+              else off[r + 1]++;
+            }
+            r = idom[r];
+          }
+        }
+      }
+      if (!fill) {
+        for (let v = 0; v < n; v++) off[v + 1] += off[v];
+        if (this.dfList.length < off[n]) this.dfList = new Int32Array(Math.max(off[n], this.dfList.length * 2));
+      } else {
+        // off[v] advanced to the end of v's range: shift back
+        for (let v = n; v > 0; v--) off[v] = off[v - 1];
+        off[0] = 0;
+      }
+    }
+    this.dfFor = tree;
+    return { off: this.dfOff, list: this.dfList };
   }
 
   /**
@@ -136,7 +210,7 @@ export class IDFCalculator {
    * reads — nothing for a definition in the entry block, whose frontier is empty, while the
    * tree walk of `calculate` visits every block below each definition.
    */
-  calculateFromFrontiers(df: NodeSets, defs: Int32Array, nDefs: number, live: Int32Array | null, liveMark: number): number {
+  calculateFromFrontiers(df: Frontiers, defs: Int32Array, nDefs: number, live: Int32Array | null, liveMark: number): number {
     const depth = this.tree.depth;
     const defStamp = this.defStamp;
     const added = this.added;

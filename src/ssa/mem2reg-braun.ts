@@ -27,7 +27,7 @@ import { DominatorTreeAnalysis } from '../passes/analyses.js';
 import type { FunctionPass, PassContext, PassResult } from '../passes/pass.js';
 import type { PassInfo } from '../passes/registry.js';
 import { SSABuilder } from './builder.js';
-import { addPoisonForUnreachablePredecessors, emptyPromoteStats, promotableAllocas, removeIntrinsicUsers, type PromoteStats } from './mem2reg.js';
+import { addPoisonForUnreachablePredecessors, deleteAccess, emptyPromoteStats, promotableAllocas, removeIntrinsicUsers, type PromoteStats } from './mem2reg.js';
 import { simplifyPhisLikeLLVM } from './phi-simplify.js';
 
 export interface BraunPromoteOptions {
@@ -118,13 +118,13 @@ export function promoteAllocasBraun(fn: Function, dt: DominatorTree, allocas: re
         if (v >= 0) {
           const val = ssa.readVariable(v, bb);
           i.replaceAllUsesWith(val === i ? PoisonValue.get(i.type) : val);
-          i.eraseFromParent();
+          deleteAccess(i);
         }
       } else if (i.op === Opcode.Store) {
         const v = varOfPointer(i.ops[1].value);
         if (v >= 0) {
           ssa.writeVariable(v, bb, i.ops[0].value);
-          i.eraseFromParent();
+          deleteAccess(i);
         }
       }
       i = next;

@@ -30,16 +30,15 @@ import type { Function } from '../ir/function.js';
 import { Instruction } from '../ir/instruction.js';
 import { Flag, Opcode } from '../ir/opcodes.js';
 import { TypeKind } from '../ir/types.js';
-import { Argument, Value, ValueKind } from '../ir/value.js';
+import { Argument, unlinkUse, Value, ValueKind } from '../ir/value.js';
 import { printFunction, printModule } from '../text/printer.js';
 import { parseModule } from '../text/parser.js';
 import { functionSlots } from '../text/slots.js';
 import { computeDominators } from '../analysis/dominators.js';
-import { frontierOfTree, type DominanceFrontier } from '../analysis/frontier.js';
 import { DominatorTreeAnalysis } from '../passes/analyses.js';
 import type { FunctionPass, PassContext, PassResult } from '../passes/pass.js';
 import type { PassInfo } from '../passes/registry.js';
-import { IDFCalculator } from './idf-calculator.js';
+import { IDFCalculator, type Frontiers } from './idf-calculator.js';
 import { simplifyPhisLikeLLVM } from './phi-simplify.js';
 
 export interface PromoteOptions {
@@ -187,6 +186,18 @@ function guaranteedNotPoison(v: Value): boolean {
 
 // ---- the promotion ---------------------------------------------------------------------------
 
+/**
+ * Deletes a load or store whose result has no uses: like eraseFromParent, without
+ * allocating fresh operand arrays for an instruction nobody will see again (mem2reg deletes
+ * about half the instructions of clang -O0 code).
+ */
+export function deleteAccess(i: Instruction): void {
+  if (i.firstUse !== null) throw new Error(`mem2reg: deleting a ${i.opcodeName} that still has uses`);
+  const ops = i.ops;
+  for (let k = 0; k < ops.length; k++) unlinkUse(ops[k]);
+  i.removeFromParent();
+}
+
 /** Growable Int32Array. */
 function grow(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
   if (need <= a.length) return a;
@@ -194,6 +205,67 @@ function grow(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer>
   b.set(a);
   return b;
 }
+
+function growU8(a: Uint8Array<ArrayBuffer>, need: number): Uint8Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  return new Uint8Array(Math.max(need, a.length * 2));
+}
+
+/**
+ * Work arrays shared by all promotions (a module has thousands of functions: allocating
+ * fresh typed arrays for each costs more than the promotion). They only grow. Per-block
+ * marks are unique numbers from a counter, so they never need clearing; `varOf` is kept at
+ * -1 outside a promotion.
+ */
+class PromoteScratch {
+  varOf = new Int32Array(0);
+  accInst: (Instruction | null)[] = [];
+  accBlock = new Int32Array(64);
+  accPos = new Int32Array(64);
+  accNext = new Int32Array(64);
+  accStore = new Uint8Array(64);
+  entBlock = new Int32Array(64);
+  entFlags = new Uint8Array(64);
+  entNext = new Int32Array(64);
+  head = new Int32Array(16);
+  tail = new Int32Array(16);
+  nStores = new Int32Array(16);
+  onlyStore = new Int32Array(16);
+  nBlocks = new Int32Array(16);
+  lastBlock = new Int32Array(16);
+  entHead = new Int32Array(16);
+  curEnt = new Int32Array(16);
+  general = new Uint8Array(16);
+  defMark = new Int32Array(16);
+  liveMark = new Int32Array(16);
+  mark = 0;
+  defs = new Int32Array(16);
+  work = new Int32Array(16);
+  // renaming
+  phiVar = new Int32Array(16);
+  stackBlock = new Int32Array(16);
+  stackMark = new Int32Array(16);
+  logVar = new Int32Array(64);
+  logVal: Value[] = [];
+  cur: Value[] = [];
+  idf: IDFCalculator | null = null;
+
+  /** Marks base..base+count are fresh for the per-block mark arrays (sized for n blocks). */
+  takeMarks(count: number, n: number): number {
+    if (this.mark > 0x7fff0000 - count) {
+      this.defMark.fill(0);
+      this.liveMark.fill(0);
+      this.mark = 0;
+    }
+    this.defMark = grow(this.defMark, n);
+    this.liveMark = grow(this.liveMark, n);
+    const base = this.mark;
+    this.mark += count;
+    return base;
+  }
+}
+
+const scratch = new PromoteScratch();
 
 /**
  * Promotes `allocas` (each promotable, in `fn`'s entry block) using `dt`, the dominator tree
@@ -228,10 +300,18 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
   const V = live.length;
   if (V === 0) return [];
 
+  const S = scratch;
   const idBound = fn.instIdBound;
-  const varOf = new Int32Array(idBound).fill(-1);
+  if (S.varOf.length < idBound) {
+    const g = new Int32Array(Math.max(idBound, S.varOf.length * 2)).fill(-1);
+    S.varOf = g;
+  }
+  const varOf = S.varOf;
   let totalUses = 0;
+  // erasing an instruction resets its id: remember them to clean varOf at the end
+  const liveIds = new Int32Array(V);
   for (let v = 0; v < V; v++) {
+    liveIds[v] = live[v].id;
     varOf[live[v].id] = v;
     totalUses += live[v].numUses;
   }
@@ -240,23 +320,33 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
 
   // 1. one scan in layout order: each variable's accesses in program order, its stores, and
   //    for each block it touches whether the first access there is a load (live-in seed)
-  const accInst: (Instruction | null)[] = new Array(totalUses).fill(null);
-  const accBlock = new Int32Array(totalUses);
-  const accPos = new Int32Array(totalUses);
-  const accNext = new Int32Array(totalUses).fill(-1);
-  const accStore = new Uint8Array(totalUses);
-  const head = new Int32Array(V).fill(-1);
-  const tail = new Int32Array(V).fill(-1);
-  const nStores = new Int32Array(V);
-  const onlyStore = new Int32Array(V).fill(-1);
-  const nBlocks = new Int32Array(V);
-  const lastBlock = new Int32Array(V).fill(-1);
+  const accInst = S.accInst;
+  const accBlock = (S.accBlock = grow(S.accBlock, totalUses));
+  const accPos = (S.accPos = grow(S.accPos, totalUses));
+  const accNext = (S.accNext = grow(S.accNext, totalUses));
+  const accStore = (S.accStore = growU8(S.accStore, totalUses));
+  const head = (S.head = grow(S.head, V));
+  const tail = (S.tail = grow(S.tail, V));
+  const nStores = (S.nStores = grow(S.nStores, V));
+  const onlyStore = (S.onlyStore = grow(S.onlyStore, V));
+  const nBlocks = (S.nBlocks = grow(S.nBlocks, V));
+  const lastBlock = (S.lastBlock = grow(S.lastBlock, V));
+  const general = (S.general = growU8(S.general, V));
   // (variable, block) entries: flags bit 1 = first access a load, bit 2 = has a store
-  const entBlock = new Int32Array(totalUses);
-  const entFlags = new Uint8Array(totalUses);
-  const entNext = new Int32Array(totalUses).fill(-1);
-  const entHead = new Int32Array(V).fill(-1);
-  const curEnt = new Int32Array(V).fill(-1);
+  const entBlock = (S.entBlock = grow(S.entBlock, totalUses));
+  const entFlags = (S.entFlags = growU8(S.entFlags, totalUses));
+  const entNext = (S.entNext = grow(S.entNext, totalUses));
+  const entHead = (S.entHead = grow(S.entHead, V));
+  const curEnt = (S.curEnt = grow(S.curEnt, V));
+  head.fill(-1, 0, V);
+  tail.fill(-1, 0, V);
+  nStores.fill(0, 0, V);
+  onlyStore.fill(-1, 0, V);
+  nBlocks.fill(0, 0, V);
+  lastBlock.fill(-1, 0, V);
+  entHead.fill(-1, 0, V);
+  curEnt.fill(-1, 0, V);
+  general.fill(0, 0, V);
   let nAcc = 0;
   let nEnt = 0;
   let droppedUnreachable = 0;
@@ -273,7 +363,7 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
         if (p.kind === ValueKind.Instruction) {
           const pid = (p as Instruction).id;
           const v = pid >= 0 && pid < idBound ? varOf[pid] : -1;
-          if (v >= 0) {
+          if (v >= 0 && live[v] === p) {
             if (!reachable) {
               if (op === Opcode.Load) i.replaceAllUsesWith(UndefValue.get(i.type));
               i.eraseFromParent();
@@ -285,6 +375,8 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
             accInst[k] = i;
             accBlock[k] = b;
             accPos[k] = pos;
+            accNext[k] = -1;
+            accStore[k] = 0;
             if (tail[v] >= 0) accNext[tail[v]] = k;
             else head[v] = k;
             tail[v] = k;
@@ -294,6 +386,7 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
               nBlocks[v]++;
               const e = nEnt++;
               entBlock[e] = b;
+              entNext[e] = -1;
               entFlags[e] = isStore ? 2 : 1;
               entNext[e] = entHead[v];
               entHead[v] = e;
@@ -314,16 +407,16 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
 
   // 2. fast paths, then phi placement for the rest
   const n = cfg.n;
-  const defMark = new Int32Array(n);
-  const liveMark = new Int32Array(n);
+  const markBase = S.takeMarks(V + 1, n);
+  const defMark = S.defMark;
+  const liveMark = S.liveMark;
   const predOff = cfg.predOff;
   const pred = cfg.pred;
   const layoutIndex = cfg.layoutIndex;
   let idf: IDFCalculator | null = null;
-  let frontiers: DominanceFrontier | null = null;
-  let defs = new Int32Array(16);
-  let work = new Int32Array(16);
-  const general = new Uint8Array(V);
+  let frontiers: Frontiers | null = null;
+  let defs = S.defs;
+  let work = S.work;
   let nGeneral = 0;
   const newPhis: Instruction[] = [];
   const newPhiVar: number[] = [];
@@ -344,7 +437,7 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
       for (let k = head[v]; k >= 0; k = accNext[k]) {
         const ld = accInst[k]!;
         ld.replaceAllUsesWith(u);
-        ld.eraseFromParent();
+        deleteAccess(ld);
       }
       ai.eraseFromParent();
       stats.neverStored++;
@@ -371,11 +464,11 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
         }
         const ld = accInst[k]!;
         ld.replaceAllUsesWith(val === ld ? PoisonValue.get(type) : val);
-        ld.eraseFromParent();
+        deleteAccess(ld);
         accInst[k] = null;
       }
       if (remaining === 0) {
-        st.eraseFromParent();
+        deleteAccess(st);
         ai.eraseFromParent();
         stats.singleStore++;
         stats.allocasPromoted++;
@@ -391,7 +484,7 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
         const i = accInst[k]!;
         if (accStore[k]) cur = i.ops[0].value;
         else i.replaceAllUsesWith(cur === i ? PoisonValue.get(type) : cur);
-        i.eraseFromParent();
+        deleteAccess(i);
       }
       ai.eraseFromParent();
       stats.singleBlock++;
@@ -401,7 +494,7 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
     }
 
     // general case: definition blocks, live-in blocks, IDF ∩ live-in
-    const mark = v + 1;
+    const mark = markBase + v + 1;
     let nDefs = 0;
     let sp = 0;
     if (remainingFromSingleStore) {
@@ -444,8 +537,10 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
       }
     }
     if (idf === null) {
-      idf = new IDFCalculator(dt);
-      frontiers = frontierOfTree(dt);
+      if (S.idf === null) S.idf = new IDFCalculator(dt);
+      else S.idf.retarget(dt);
+      idf = S.idf;
+      frontiers = idf.frontiers();
     }
     const m = idf.calculateFromFrontiers(frontiers!, defs, nDefs, liveMark, mark);
     const phiBlocks = idf.result.slice(0, m);
@@ -484,7 +579,12 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
     nGeneral++;
   }
 
+  S.defs = defs;
+  S.work = work;
   if (nGeneral > 0) renameAlongDominatorTree(fn, dt, live, varOf, idBound, general, newPhis, newPhiVar, firstNewId);
+  // leave the shared arrays clean: varOf at -1, no references to deleted instructions
+  for (let v = 0; v < V; v++) varOf[liveIds[v]] = -1;
+  accInst.fill(null, 0, nAcc);
 
   for (let v = 0; v < V; v++) {
     if (!general[v]) continue;
@@ -522,21 +622,23 @@ function renameAlongDominatorTree(
   firstNewId: number,
 ): void {
   const cfg = dt.cfg!;
+  const S = scratch;
   const V = live.length;
-  const cur: Value[] = new Array(V);
+  const cur = S.cur;
   for (let v = 0; v < V; v++) cur[v] = UndefValue.get(live[v].auxType!);
-  const phiVar = new Int32Array(Math.max(1, fn.instIdBound - firstNewId)).fill(-1);
+  const phiSpan = Math.max(1, fn.instIdBound - firstNewId);
+  const phiVar = (S.phiVar = grow(S.phiVar, phiSpan));
+  phiVar.fill(-1, 0, phiSpan);
   for (let k = 0; k < newPhis.length; k++) phiVar[newPhis[k].id - firstNewId] = newPhiVar[k];
-  const phiSpan = phiVar.length;
 
   const preorder = dt.preorder;
   const dfsIn = dt.dfsIn;
   const dfsOut = dt.dfsOut;
-  const stackBlock = new Int32Array(preorder.length + 1);
-  const stackMark = new Int32Array(preorder.length + 1);
+  const stackBlock = (S.stackBlock = grow(S.stackBlock, preorder.length + 1));
+  const stackMark = (S.stackMark = grow(S.stackMark, preorder.length + 1));
   let sp = 0;
-  let logVar = new Int32Array(64);
-  let logVal: Value[] = [];
+  let logVar = S.logVar;
+  const logVal = S.logVal;
   let logLen = 0;
 
   for (let pi = 0; pi < preorder.length; pi++) {
@@ -563,7 +665,7 @@ function renameAlongDominatorTree(
         if (rel >= 0 && rel < phiSpan) {
           const v = phiVar[rel];
           if (v >= 0) {
-            if (logLen === logVar.length) logVar = grow(logVar, logLen + 1);
+            if (logLen === logVar.length) S.logVar = logVar = grow(logVar, logLen + 1);
             logVar[logLen] = v;
             logVal[logLen++] = cur[v];
             cur[v] = i;
@@ -576,7 +678,7 @@ function renameAlongDominatorTree(
           const v = pid >= 0 && pid < idBound ? varOf[pid] : -1;
           if (v >= 0 && general[v] && live[v] === p) {
             i.replaceAllUsesWith(cur[v]);
-            i.eraseFromParent();
+            deleteAccess(i);
           }
         }
       } else if (op === Opcode.Store) {
@@ -585,11 +687,11 @@ function renameAlongDominatorTree(
           const pid = (p as Instruction).id;
           const v = pid >= 0 && pid < idBound ? varOf[pid] : -1;
           if (v >= 0 && general[v] && live[v] === p) {
-            if (logLen === logVar.length) logVar = grow(logVar, logLen + 1);
+            if (logLen === logVar.length) S.logVar = logVar = grow(logVar, logLen + 1);
             logVar[logLen] = v;
             logVal[logLen++] = cur[v];
             cur[v] = i.ops[0].value;
-            i.eraseFromParent();
+            deleteAccess(i);
           }
         }
       }
@@ -608,6 +710,8 @@ function renameAlongDominatorTree(
       }
     }
   }
+  logVal.length = 0;
+  cur.length = 0;
 }
 
 /** Phis of reachable blocks get poison from unreachable predecessors (one entry per edge), as LLVM does. */
