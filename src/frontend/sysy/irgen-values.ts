@@ -11,11 +11,11 @@
  *    elimination). Copy propagation needs nothing: SSA variables already name values.
  *
  * Invariant of the CSE table: it only holds instructions of the block being filled, so a
- * hit always dominates the new use; `startBlock` empties it.  A GEP key must tell
- * `gep T, p, 0, i, j` from `gep T, p, i, j`: the tag records whether a leading zero was
- * skipped, and the number of indices is fixed by the source type and the skip. Keys use value uids, which
- * are never reused, so an entry whose operand was replaced (a trivial phi removed by the
- * SSA builder) can only miss, never lie.
+ * hit always dominates the new use; `startBlock` empties it (also when a function starts:
+ * the table is shared by the functions of a module). Keys use value uids, which are never
+ * reused, so an entry whose operand was replaced (a trivial phi removed by the SSA builder)
+ * can only miss, never lie. A GEP key must tell `gep T, p, 0, i, j` from `gep T, p, i, j`:
+ * its tag records whether a leading zero was skipped.
  */
 import type { BasicBlock } from '../../ir/basic-block.js';
 import type { IRBuilder } from '../../ir/builder.js';
