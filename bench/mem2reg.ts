@@ -1,6 +1,6 @@
 /**
  * bench/mem2reg: `ssakit opt -passes=mem2reg -S` against `opt-19 -passes=mem2reg -S`, whole
- * process, one run each on the same files, and the in-process time of the pass alone for
+ * process, on the same files (best of 3 runs, 1 at 1M; --repeat=N), and the in-process time of the pass alone for
  * Cytron (mem2reg) and Braun (mem2reg-braun), with the cost per 1k instructions to show how
  * it grows. Inputs, at 10k, 100k and 1M instructions:
  *   - c:     clang-19 -O0 of large generated C (many functions; bench/common.ts largeInput);
@@ -57,14 +57,31 @@ function scaleInput(size: number): { path: string; instructions: number } {
   return { path, instructions: countInstructions(readFileSync(path, 'utf8')) };
 }
 
-/** In-process: the pass alone (its dominator trees included), on a freshly parsed module. */
+/** In-process: the pass alone (its dominator trees included), on a freshly parsed module; CPU ms. */
 function passTime(text: string, pass: string): { ms: number; module: Module } {
   const m = parseModule(text, 'bench.ll');
   (globalThis as { gc?: () => void }).gc?.();
-  const t0 = performance.now();
+  const c0 = process.cpuUsage();
   runPipeline(m, pass);
-  return { ms: performance.now() - t0, module: m };
+  const c = process.cpuUsage(c0);
+  return { ms: (c.user + c.system) / 1000, module: m };
 }
+
+/** The best of `n` runs (least disturbed by other processes on a shared machine). */
+function best(n: number, cmd: string[], timeoutS?: number): Run | null {
+  let r: Run | null = null;
+  for (let k = 0; k < n; k++) {
+    const x = run(cmd, timeoutS);
+    if (x === null) return null;
+    if (r === null) r = x;
+    else r = { wall: Math.min(r.wall, x.wall), cpu: Math.min(r.cpu, x.cpu), rssMB: Math.max(r.rssMB, x.rssMB) };
+  }
+  return r;
+}
+
+const repeatArg = process.argv.find((a) => a.startsWith('--repeat='));
+/** Runs per measurement: 3 up to 100k instructions, 1 above (override with --repeat=N). */
+const repeats = (instructions: number): number => (repeatArg ? Number(repeatArg.slice(9)) : instructions > 200_000 ? 1 : 3);
 
 if (!hasTool('opt-19') || !existsSync('/usr/bin/time')) {
   console.error('needs opt-19 (llvm-19) and /usr/bin/time');
@@ -81,24 +98,30 @@ const sizes = sizesFromArgs([10_000, 100_000, 1_000_000]);
 const rows: (string | number)[][] = [];
 const passRows: (string | number)[][] = [];
 let mismatches = 0;
+let warmedUp = false;
 for (const kind of kinds) {
   for (const size of sizes) {
     const { path, instructions } = kind === 'c' ? largeInput(size) : scaleInput(size);
     const label = `${kind} ${instructions}`;
     const optOut = join(OUT, 'm2r-llvm.ll');
     const ourOut = join(OUT, 'm2r-ours.ll');
-    const llvm = run(['opt-19', '-passes=mem2reg', '-S', path, '-o', optOut], OPT_TIMEOUT);
-    const ours = run([...SSAKIT, 'opt', path, '-passes=mem2reg', '-S', '-o', ourOut])!;
-    const llvmPP = run(['opt-19', '-S', path, '-o', join(OUT, 'm2r-llvm-pp.ll')])!;
-    const oursPP = run([...SSAKIT, 'opt', path, '-S', '-o', join(OUT, 'm2r-ours-pp.ll')])!;
+    const R = repeats(instructions);
+    const llvm = best(R, ['opt-19', '-passes=mem2reg', '-S', path, '-o', optOut], OPT_TIMEOUT);
+    const ours = best(R, [...SSAKIT, 'opt', path, '-passes=mem2reg', '-S', '-o', ourOut])!;
+    const llvmPP = best(R, ['opt-19', '-S', path, '-o', join(OUT, 'm2r-llvm-pp.ll')])!;
+    const oursPP = best(R, [...SSAKIT, 'opt', path, '-S', '-o', join(OUT, 'm2r-ours-pp.ll')])!;
     rows.push([
       label,
       llvm === null ? `>${OPT_TIMEOUT}` : llvm.wall,
       ours.wall,
       llvm === null ? '-' : ours.wall / llvm.wall,
+      llvm === null ? `>${OPT_TIMEOUT}` : llvm.cpu,
+      ours.cpu,
       llvm === null ? '-' : ours.cpu / llvm.cpu,
-      oursPP.wall / llvmPP.wall,
-      (ours.wall * 1e6) / instructions,
+      oursPP.cpu / llvmPP.cpu,
+      ours.cpu - oursPP.cpu,
+      llvm === null ? '-' : llvm.cpu - llvmPP.cpu,
+      (ours.cpu * 1e6) / instructions,
       llvm === null ? '-' : Math.round(llvm.rssMB),
       Math.round(ours.rssMB),
     ]);
@@ -119,17 +142,38 @@ for (const kind of kinds) {
       console.log(`opt-19 timed out on ${path}: phi counts not compared`);
     }
     const text = readFileSync(path, 'utf8');
-    const cy = passTime(text, 'mem2reg');
-    const br = passTime(text, 'mem2reg-braun');
+    if (!warmedUp) {
+      // let the JIT compile both passes first (on the smallest input), as a long run would
+      for (let k = 0; k < 3; k++) {
+        passTime(text, 'mem2reg');
+        passTime(text, 'mem2reg-braun');
+      }
+      warmedUp = true;
+    }
+    const pr = Math.min(3, R);
+    let cy = passTime(text, 'mem2reg');
+    let br = passTime(text, 'mem2reg-braun');
+    for (let k = 1; k < pr; k++) {
+      const c2 = passTime(text, 'mem2reg');
+      if (c2.ms < cy.ms) cy = c2;
+      const b2 = passTime(text, 'mem2reg-braun');
+      if (b2.ms < br.ms) br = b2;
+    }
     const bPhis = [...phiCounts(br.module).values()].reduce((s, c) => s + c, 0);
     passRows.push([label, cy.ms, br.ms, (cy.ms * 1000) / instructions, (br.ms * 1000) / instructions, br.ms / cy.ms, phis, bPhis]);
     console.error(`done: ${label}`);
   }
 }
-console.log('mem2reg, whole process (parse + verify + mem2reg + verify + print), one run each, same file');
-console.log('ratio = ssakit / opt-19 wall time; cpu ratio = same with user+system time; pp ratio = the same without the pass (opt -S)\n');
-console.log(table(['input', 'opt-19 s', 'ssakit s', 'ratio', 'cpu ratio', 'pp ratio', 'ssakit µs/1k', 'opt-19 MB', 'ssakit MB'], rows));
-console.log('\nthe pass alone, in process (dominator tree included)\n');
+console.log('mem2reg, whole process (parse + verify + mem2reg + verify + print), same file, best of 3 runs (1 at 1M)');
+console.log('wall ratio = ssakit / opt-19 wall time; cpu ratio = the same in user+system time (steadier on a shared');
+console.log('machine); pp cpu ratio = the same without the pass (opt -S); +pass = cpu seconds the pass adds\n');
+console.log(
+  table(
+    ['input', 'opt-19 wall', 'ssakit wall', 'wall ratio', 'opt-19 cpu', 'ssakit cpu', 'cpu ratio', 'pp cpu ratio', 'ssakit +pass', 'opt-19 +pass', 'ssakit cpu µs/1k', 'opt-19 MB', 'ssakit MB'],
+    rows,
+  ),
+);
+console.log('\nthe pass alone, in process, after warm-up (CPU ms, dominator trees included), best of 3 (1 at 1M)\n');
 console.log(table(['input', 'Cytron ms', 'Braun ms', 'Cytron µs/1k', 'Braun µs/1k', 'Braun/Cytron', 'phis', 'Braun phis'], passRows));
 console.log(mismatches === 0 ? '\nphi counts: equal to opt-19 in every function' : `\nphi counts: ${mismatches} function(s) differ from opt-19`);
 void fmt;
