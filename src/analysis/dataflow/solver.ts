@@ -123,7 +123,7 @@ export function solve(cfg: CFG, p: BitProblem): BitSolution {
       // transfer
       let changed = false;
       for (let k = 0; k < w; k++) {
-        const v = gen[base + k] | (tmp[k] & ~kill[base + k]);
+        const v = (gen[base + k] | (tmp[k] & ~kill[base + k])) >>> 0; // unsigned, like the Uint32Array it is compared with
         if (v !== after[base + k]) {
           after[base + k] = v;
           changed = true;
