@@ -5,6 +5,7 @@
 import type { Module } from '../ir/module.js';
 import { verifyModule } from '../ir/verifier.js';
 import { dcePass } from './dce.js';
+import { prePass } from './pre.js';
 import { gvnPass } from './gvn.js';
 import { lvnPass } from './lvn.js';
 import { earlyCsePass } from './early-cse.js';
@@ -30,6 +31,7 @@ import { parsePipeline, registerPass, type PassInfo } from './registry.js';
 const ALL_PASSES: PassInfo[] = [
   // one entry per pass file
   dcePass,
+  prePass,
   gvnPass,
   lvnPass,
   earlyCsePass,
