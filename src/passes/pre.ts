@@ -215,7 +215,8 @@ function splitCriticalEdges(fn: Function): BasicBlock[] {
     const t = p.terminator()!;
     if (t.op !== Opcode.Br && t.op !== Opcode.Switch) continue;
     if (cfg.edgeCount(edges[k], edges[k + 1]) !== 1) continue;
-    const nb = new BasicBlock('');
+    // LLVM's name for such blocks
+    const nb = new BasicBlock(p.name !== '' && s.name !== '' ? `${p.name}.${s.name}_crit_edge` : '');
     fn.insertBlockAfter(nb, p);
     nb.append(new Instruction(Opcode.Br, voidType, [s]));
     for (let j = 0; j < t.numSuccessors(); j++) if (t.successor(j) === s) t.setSuccessor(j, nb);
