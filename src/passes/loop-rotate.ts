@@ -160,8 +160,9 @@ function rotate(fn: Function, l: Loop, shape: LiveLoop, mem: LoopMembership): vo
       if (mem.contains(l, at)) inLoop.push(u);
       else outside = true;
     }
+    let phi: Instruction | null = null;
     if (inLoop.length > 0) {
-      const phi = new Instruction(Opcode.Phi, i.type, []);
+      phi = new Instruction(Opcode.Phi, i.type, []);
       phi.blocks = [];
       phi.name = i.name;
       for (const p of newHeaderPreds) {
@@ -172,7 +173,8 @@ function rotate(fn: Function, l: Loop, shape: LiveLoop, mem: LoopMembership): vo
       inLoopSucc.insertAfterPhis(phi);
       for (const u of inLoop) (u.user as Instruction).setOperand(u.index, phi);
     }
-    if (outside) repairSSA(fn, i, [{ block: ph, value: map.get(i)! }]);
+    // the repair must know the loop's phi, or it would build a second one on its way in
+    if (outside) repairSSA(fn, i, phi === null ? [{ block: ph, value: map.get(i)! }] : [{ block: ph, value: map.get(i)! }, { block: inLoopSucc, value: phi }]);
   }
   mergeSuccessorIntoBlock(latch, h);
 }
