@@ -18,7 +18,7 @@
  * instructions, global initializers or aliases) are deleted afterwards.
  */
 import { BasicBlock } from '../ir/basic-block.js';
-import { Constant, ConstantAggregate, ConstantExpr, ConstantInt, PoisonValue } from '../ir/constants.js';
+import { ConstantAggregate, ConstantExpr, ConstantInt, PoisonValue } from '../ir/constants.js';
 import { functionAttributeText } from '../ir/effects.js';
 import type { Function } from '../ir/function.js';
 import { Instruction } from '../ir/instruction.js';
@@ -356,4 +356,3 @@ export const inlinePass: PassInfo = {
   },
 };
 
-export type { Constant };

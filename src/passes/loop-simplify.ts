@@ -26,7 +26,7 @@ import { CFG } from '../analysis/cfg.js';
 import { findLoops, Loop, LoopInfo } from '../analysis/loops.js';
 import type { FunctionPass, PassContext, PassResult } from './pass.js';
 import type { PassInfo } from './registry.js';
-import { edgeCount, retargetEdges } from './simplifycfg.js';
+import { retargetEdges } from './simplifycfg.js';
 
 /**
  * Moves the edges from `preds` into `bb` onto a new block placed before `bb` that branches
@@ -278,7 +278,6 @@ export function isInSimplifyForm(li: LoopInfo): boolean {
   return true;
 }
 
-export { edgeCount };
 
 export const loopSimplifyPass: PassInfo = {
   name: 'loop-simplify',
