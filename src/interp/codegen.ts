@@ -284,11 +284,43 @@ function resolveCallee(v: Value): Value {
   return c;
 }
 
-function isSplitCall(i: Instruction): boolean {
+/** Whether a call may push IR frames (a direct call to a defined function, or an indirect call). */
+function callsIR(i: Instruction): boolean {
   if (i.op !== Opcode.Call) return false;
   const c = resolveCallee(i.ops[0].value);
   if (c.kind === ValueKind.Function) return !(c as Function).isDeclaration();
   return c.kind !== ValueKind.InlineAsm;
+}
+
+const leafCache = new WeakMap<Function, boolean>();
+/**
+ * A leaf calls no IR function (only externals and intrinsics), so calling it directly from
+ * JS adds exactly one JS stack level: such calls need no suspension. (It is rechecked
+ * whenever a function is compiled, so a module changed between runs is seen afresh.)
+ */
+function isLeaf(f: Function): boolean {
+  let r = leafCache.get(f);
+  if (r === undefined) {
+    r = !f.isDeclaration();
+    if (r) outer: for (let b = f.firstBlock; b !== null; b = b.next) for (let i = b.first; i !== null; i = i.next) if (callsIR(i)) {
+      r = false;
+      break outer;
+    }
+    leafCache.set(f, r);
+  }
+  return r;
+}
+
+/** A direct call to a leaf function: runs to completion inside the caller's JS activation. */
+function leafCallee(i: Instruction): Function | null {
+  if (i.op !== Opcode.Call) return null;
+  const c = resolveCallee(i.ops[0].value);
+  return c.kind === ValueKind.Function && isLeaf(c as Function) ? (c as Function) : null;
+}
+
+/** Whether a call suspends the activation (returns to the driver loop). */
+function isSplitCall(i: Instruction): boolean {
+  return callsIR(i) && leafCallee(i) === null;
 }
 
 function opKeyName(i: Instruction): string {
@@ -591,6 +623,16 @@ function emitCall(g: Gen, i: Instruction): string {
   const res = hasRes ? g.res(i) : '';
   const args = argList(g, i);
   if (calleeV.kind === ValueKind.InlineAsm) return `S.trap("inline assembly is not supported", ${site});`;
+  const leaf = leafCallee(i);
+  if (leaf !== null) {
+    const fi = g.mc.fnIndex(leaf);
+    const va = vaTypes(g, i);
+    let c = `{ const nf = S.push(${fi}); const B = nf.a;`;
+    for (let k = 0; k < args.length; k++) c += ` B[${k}] = ${args[k]};`;
+    if (va !== 'null') c += ` nf.va = ${va};`;
+    c += ' nf.code(S, nf); }';
+    return hasRes ? `${c} ${res} = S.rv;` : c;
+  }
   if (calleeV.kind !== ValueKind.Function) return `S.trap("cannot call this value", ${site});`;
   const callee = calleeV as Function;
   const name = callee.name;
