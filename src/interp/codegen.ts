@@ -731,8 +731,7 @@ function emitInst(g: Gen, i: Instruction): string {
       const a = g.atom(i.ops[0].value);
       const b = g.atom(i.ops[1].value);
       const n = i.ops[0].value.type.count;
-      const zero = zeroLit(i.type.elem!);
-      const lanes = i.indices!.map((m) => (m < 0 ? zero : m < n ? `${a}[${m}]` : `${b}[${m - n}]`));
+      const lanes = i.indices!.map((m) => (m < 0 ? '0' : m < n ? `${a}[${m}]` : `${b}[${m - n}]`));
       return `${g.res(i)} = [${lanes.join(', ')}];`;
     }
     case Opcode.VAArg:
@@ -774,9 +773,6 @@ function atomicOp(i: Instruction): string {
   return m ? m[1] : 'xchg';
 }
 
-function zeroLit(t: Type): string {
-  return t.kind === TypeKind.Int && t.bits > 32 ? '0' : '0';
-}
 
 function lanes1(t: Type, a: string, f: (a: string, t: Type) => string): string {
   if (t.kind !== TypeKind.Vector) return f(a, t);

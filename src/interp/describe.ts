@@ -9,7 +9,7 @@ import { ConstantExpr, ConstantFP, ConstantInt } from '../ir/constants.js';
 import type { Function } from '../ir/function.js';
 import type { Instruction } from '../ir/instruction.js';
 import { Opcode, OPCODE_NAMES, predName, Flag } from '../ir/opcodes.js';
-import { quoteIdentifier, TypeKind, voidType } from '../ir/types.js';
+import { quoteIdentifier, voidType } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 import { blockLabel, printInstruction } from '../text/printer.js';
 
@@ -159,4 +159,3 @@ export function locate(fn: Function, inst: Instruction | null): string {
   }
 }
 
-void TypeKind;

@@ -148,7 +148,6 @@ function cstr(S: Machine, p: number, max: number): string {
 
 function vaFormat(S: Machine, fmtP: unknown, env: PrintfEnv): string {
   const fmt = S.mem.cstring(num(fmtP), SITE, 'printf reading the format');
-  // VaListArgs needs the conversion's type: patch in a typed view of arg()
   try {
     return formatPrintf(fmt, env);
   } catch (e) {
@@ -157,30 +156,15 @@ function vaFormat(S: Machine, fmtP: unknown, env: PrintfEnv): string {
   }
 }
 
-/** Typed wrapper so that va_list-based printf knows which register class to read. */
-class TypedVaEnv implements PrintfEnv {
-  constructor(private readonly inner: VaListArgs) {}
-  kind = '';
-  arg(): unknown {
-    return this.inner.arg(this.kind);
-  }
-  str(p: number, max: number): string {
-    return this.inner.str(p, max);
-  }
-}
-
+/** printf over a va_list: the format is pre-scanned so each argument is read from its register class. */
 function vformat(S: Machine, fmtP: unknown, ap: unknown): string {
   const fmt = S.mem.cstring(num(fmtP), SITE, 'printf reading the format');
-  const env = new TypedVaEnv(new VaListArgs(S, num(ap)));
-  // pre-scan conversions so each arg() knows its class (double vs integer)
+  const va = new VaListArgs(S, num(ap));
   const kinds = conversionKinds(fmt);
   let k = 0;
   const typed: PrintfEnv = {
-    arg: () => {
-      env.kind = kinds[k++] ?? 'i';
-      return env.arg();
-    },
-    str: (p, m) => env.str(p, m),
+    arg: () => va.arg(kinds[k++] ?? 'i'),
+    str: (p, m) => va.str(p, m),
   };
   try {
     return formatPrintf(fmt, typed);

@@ -9,7 +9,7 @@
  * llvm.load.relative reads it back (runtime.ts: loadRelative).
  */
 import { ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, ConstantString, type Constant } from '../ir/constants.js';
-import { Function, GlobalAlias, GlobalVariable } from '../ir/function.js';
+import { Function, GlobalAlias } from '../ir/function.js';
 import { allocSize, storeSize, structLayout } from '../ir/layout.js';
 import type { Module } from '../ir/module.js';
 import { Opcode, Pred } from '../ir/opcodes.js';
@@ -22,7 +22,7 @@ import { FnInfo, type ExternalFn, type Machine } from './machine.js';
 import { AK, ID_UNIT, TWO32 } from './memory.js';
 import { RT } from './runtime.js';
 import { bitcastValue, writeRaw, zeroValue } from './typed-memory.js';
-import { BIN_ADD, binW, canonBig, fptosi64, fptoui64, ubig, wrapW, type Wide } from './wide.js';
+import { BIN_ADD, binW, fptosi64, fptoui64, ubig, wrapW, type Wide } from './wide.js';
 
 export class LoadedModule implements ModuleContext {
   readonly fnIndexMap = new Map<Function, number>();
@@ -269,13 +269,11 @@ export function intValue(x: bigint, bits: number): Wide {
 }
 
 function intBinary(op: Opcode, a: Wide, b: Wide, bits: number): Wide {
-  const code = op - Opcode.Add;
   // Add..Xor opcodes interleave float ops; map to binW codes
   const map: Partial<Record<Opcode, number>> = {
     [Opcode.Add]: 0, [Opcode.Sub]: 1, [Opcode.Mul]: 2, [Opcode.SDiv]: 3, [Opcode.UDiv]: 4, [Opcode.SRem]: 5, [Opcode.URem]: 6,
     [Opcode.Shl]: 7, [Opcode.LShr]: 8, [Opcode.AShr]: 9, [Opcode.And]: 10, [Opcode.Or]: 11, [Opcode.Xor]: 12,
   };
-  void code;
   const k = map[op] ?? BIN_ADD;
   if ((k >= 3 && k <= 6) && BigInt(b) === 0n) throw new Error('division by zero in a constant expression');
   const r = binW(k, bits === 1 ? -BigInt(a) : a, bits === 1 ? -BigInt(b) : b, bits);
@@ -333,6 +331,4 @@ export function castValue(op: Opcode, from: Type, to: Type, v: unknown): unknown
   }
 }
 
-export { canonBig };
 export const DEFAULT_EXTERNALS = LIBC;
-export type { GlobalVariable };
