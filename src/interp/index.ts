@@ -52,6 +52,9 @@
  *    per-opcode counts are exact and cost one increment per segment.
  */
 import type { Module } from '../ir/module.js';
+import type { Function } from '../ir/function.js';
+import type { ConstantAggregate, ConstantInt } from '../ir/constants.js';
+import { ValueKind } from '../ir/value.js';
 import { TypeKind } from '../ir/types.js';
 import { locate } from './describe.js';
 import { ExitSignal, Fault, InterpError } from './errors.js';
@@ -139,6 +142,7 @@ export class Interpreter {
     let exitCode = 0;
     this.guard(() => {
       try {
+        for (const f of this.structors('llvm.global_ctors')) S.call(this.lm.fnIndex(f), []);
         const args = mainArgs(S, main.fnType.params.length, this.opts.args ?? []);
         const rv = S.call(this.lm.fnIndex(main), args);
         exitCode = mainResult(rv, main.returnType.kind === TypeKind.Int);
@@ -150,6 +154,7 @@ export class Interpreter {
       this.unwind();
       try {
         runAtExit(S);
+        for (const f of this.structors('llvm.global_dtors')) S.call(this.lm.fnIndex(f), []);
       } catch (e) {
         if (!(e instanceof ExitSignal)) throw e;
         exitCode = e.code;
@@ -157,6 +162,22 @@ export class Interpreter {
       }
     });
     return this.finish(exitCode);
+  }
+
+  /** The functions of @llvm.global_ctors / @llvm.global_dtors, by priority (as lli runs them). */
+  private structors(name: string): Function[] {
+    const g = this.module.getGlobal(name);
+    const init = g?.initializer;
+    if (init === undefined || init === null || init.kind !== ValueKind.ConstantArray) return [];
+    const list: [number, number, Function][] = [];
+    (init as ConstantAggregate).elements.forEach((e, k) => {
+      if (e.kind !== ValueKind.ConstantStruct) return;
+      const [prio, fn] = (e as ConstantAggregate).elements;
+      if (fn === undefined || fn.kind !== ValueKind.Function) return;
+      list.push([prio.kind === ValueKind.ConstantInt ? Number((prio as ConstantInt).value) : 65535, k, fn as unknown as Function]);
+    });
+    list.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    return list.map((x) => x[2]);
   }
 
   /** Calls a function; exit() inside it throws an InterpError naming the exit code. */

@@ -120,6 +120,8 @@ export class InStream {
   }
 }
 
+const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
+
 function readAllStdin(): Uint8Array {
   const parts: Buffer[] = [];
   const chunk = Buffer.alloc(1 << 16);
@@ -129,7 +131,11 @@ function readAllStdin(): Uint8Array {
       n = readSync(0, chunk, 0, chunk.length, null);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN') continue;
+      if (code === 'EAGAIN') {
+        // non-blocking stdin without data yet: wait a little instead of spinning
+        Atomics.wait(SLEEPER, 0, 0, 10);
+        continue;
+      }
       if (code === 'EOF') break;
       throw e;
     }

@@ -305,3 +305,14 @@ define i32 @main() {
     expect(t.stderr.toString()).toBe('ssakit: runtime error: load of 4 bytes from null pointer in @main, block %0: %v = load i32, ptr null\n');
   });
 });
+
+describe('static constructors and destructors', () => {
+  it.skipIf(!haveClang)('runs __attribute__((constructor/destructor)) around main, by priority, as lli does', () => {
+    const src = `#include <stdio.h>
+__attribute__((constructor(200))) static void late(void) { puts("ctor 200"); }
+__attribute__((constructor(101))) static void early(void) { puts("ctor 101"); }
+__attribute__((destructor)) static void bye(void) { puts("dtor"); }
+int main(void) { puts("main"); return 0; }`;
+    for (const level of ['O0', 'O2'] as const) expect(runC(src, level, {}, 'ctors.c').stdout).toBe('ctor 101\nctor 200\nmain\ndtor\n');
+  });
+});
