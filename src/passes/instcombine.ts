@@ -43,10 +43,17 @@
  *  - GEPs: `gep T, (gep T, p, C1), C2` → `gep T, p, C1+C2`.
  *  - branches: `br (xor c, true), T, F` → `br c, F, T` (the only CFG-visible change:
  *    successors swap order, so the pass then reports preserved 'none').
+ *  - memory, within a block and a window of 6 instructions (as LLVM's InstCombine): a load
+ *    of what was just stored or loaded at a must-alias address (src/analysis/alias.ts)
+ *    with no possibly-aliasing write between; `store (load p), p` with nothing written in
+ *    between is deleted; a store overwritten by a later store to the same address with no
+ *    read or side effect between is deleted.
  */
 import type { BasicBlock } from '../ir/basic-block.js';
 import { ConstantInt } from '../ir/constants.js';
-import { isTriviallyDead } from '../ir/effects.js';
+import { callMemoryEffect, isTriviallyDead, mayHaveSideEffects, mayReadMemory, mayWriteMemory } from '../ir/effects.js';
+import { storeSize } from '../ir/layout.js';
+import { AliasAnalysis } from '../analysis/alias.js';
 import type { Function } from '../ir/function.js';
 import { Instruction } from '../ir/instruction.js';
 import { Flag, Opcode, Pred, inversePred, isBinaryOp, isCommutative, isSignedPred, swappedPred } from '../ir/opcodes.js';
@@ -59,6 +66,8 @@ import type { FunctionPass, PassContext, PassResult } from './pass.js';
 import type { PassInfo } from './registry.js';
 
 const isInst = (v: Value): v is Instruction => v.kind === ValueKind.Instruction;
+/** How far back loads and stores look for the same address in their block (LLVM's DefMaxInstsToScan). */
+const SCAN_LIMIT = 6;
 const isCInt = (v: Value): v is ConstantInt => v.kind === ValueKind.ConstantInt;
 const isConst = (v: Value): boolean => v.kind >= ValueKind.ConstantInt;
 
@@ -259,9 +268,88 @@ class Combiner {
         return this.combineGEP(i);
       case Opcode.Br:
         return this.combineBranch(i);
+      case Opcode.Load:
+        return this.combineLoad(i);
+      case Opcode.Store:
+        return this.combineStore(i);
       default:
         return null;
     }
+  }
+
+  /**
+   * A load of what the same block just stored or loaded at a must-alias address, with no
+   * possibly-aliasing write in the last few instructions (LLVM: FindAvailableLoadedValue).
+   */
+  private combineLoad(i: Instruction): Value | null {
+    if (i.flags & (Flag.Volatile | Flag.Atomic)) return null;
+    const p = i.ops[0].value;
+    const size = storeSize(i.type);
+    const aa = new AliasAnalysis();
+    let k = 0;
+    for (let s = i.prev; s !== null && k < SCAN_LIMIT; s = s.prev, k++) {
+      if (s.op === Opcode.Store) {
+        if (s.flags & (Flag.Volatile | Flag.Atomic)) return null;
+        const v = s.ops[0].value;
+        const r = aa.alias(s.ops[1].value, storeSize(v.type), p, size);
+        if (r === 'must' && v.type === i.type) return v;
+        if (r !== 'no') return null;
+        continue;
+      }
+      if (s.op === Opcode.Load) {
+        if (s.flags & (Flag.Volatile | Flag.Atomic)) return null;
+        if (s.type === i.type && aa.alias(s.ops[0].value, size, p, size) === 'must') return s;
+        continue;
+      }
+      if (s.op === Opcode.Call) {
+        const e = callMemoryEffect(s);
+        if (e === 'none' || e === 'read' || aa.isLocalUnreachableFromCalls(p)) continue;
+        return null;
+      }
+      if (mayWriteMemory(s)) return null;
+    }
+    return null;
+  }
+
+  /**
+   * Stores that change nothing: storing the value just loaded from the same address, or a
+   * store overwritten by this one with no read in between (the earlier one is deleted).
+   */
+  private combineStore(i: Instruction): Value | null {
+    if (i.flags & (Flag.Volatile | Flag.Atomic)) return null;
+    const v = i.ops[0].value;
+    const p = i.ops[1].value;
+    const size = storeSize(v.type);
+    const aa = new AliasAnalysis();
+    // store (load p), p
+    if (isInst(v) && v.op === Opcode.Load && v.parent === i.parent && !(v.flags & (Flag.Volatile | Flag.Atomic)) && aa.alias(v.ops[0].value, size, p, size) === 'must') {
+      let clean = true;
+      let k = 0;
+      let s = i.prev;
+      for (; s !== null && s !== v && k < SCAN_LIMIT; s = s.prev, k++) if (mayWriteMemory(s) || s.op === Opcode.Load && s.flags & Flag.Volatile) clean = false;
+      if (clean && s === v) {
+        this.erase(i);
+        this.stats.combined++;
+        return null;
+      }
+    }
+    // store x, p; ...; store y, p  -> the first store is dead
+    let k = 0;
+    for (let s = i.prev; s !== null && k < SCAN_LIMIT; s = s.prev, k++) {
+      if (s.op === Opcode.Store) {
+        if (s.flags & (Flag.Volatile | Flag.Atomic)) return null;
+        const r = aa.alias(s.ops[1].value, storeSize(s.ops[0].value.type), p, size);
+        if (r === 'must' && storeSize(s.ops[0].value.type) === size) {
+          this.erase(s);
+          this.stats.combined++;
+          return null;
+        }
+        if (r !== 'no') return null;
+        continue;
+      }
+      if (mayReadMemory(s) || mayWriteMemory(s) || mayHaveSideEffects(s)) return null;
+    }
+    return null;
   }
 
   private swapOperands(i: Instruction): void {

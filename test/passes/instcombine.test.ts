@@ -225,3 +225,39 @@ int test(int x) {
 
 describeDifferential('instcombine keeps behaviour', ['instcombine', 'instcombine<sdiv-pow2>,dce'], corpusPrograms());
 describeDifferential('instcombine keeps behaviour (generated)', ['instcombine'], generatedPrograms(25, 2001));
+
+describe('instcombine: memory in a small window of one block (as LLVM)', () => {
+  it('forwards a store or load to a later load of the same address; drops dead and no-op stores', () => {
+    const ir = `@s = global i64 0
+@t = global i64 0
+define i64 @f(i64 %x, ptr %p) {
+  %a = load i64, ptr @s
+  %b = xor i64 %a, %x
+  store i64 %b, ptr @s
+  %c = load i64, ptr @s
+  store i64 %c, ptr @t
+  %d = load i64, ptr @s
+  store i64 %d, ptr @s
+  store i64 1, ptr %p
+  %e = load i64, ptr @s
+  %f = add i64 %c, %d
+  %g = add i64 %f, %e
+  ret i64 %g
+}`;
+    expect(ic(ir)).toEqual([
+      '%a = load i64, ptr @s',
+      '%b = xor i64 %a, %x',
+      'store i64 %b, ptr @t', // @t and @s do not alias
+      'store i64 %b, ptr @s', // the first store to @s was overwritten by this one (%d is %b)
+      'store i64 1, ptr %p',
+      '%e = load i64, ptr @s', // %p may point to @s
+      '%f = shl i64 %b, 1',
+      '%g = add i64 %f, %e',
+      'ret i64 %g',
+    ]);
+  });
+  it('a store overwritten before any read is dead', () => {
+    expect(ic(`define void @f(ptr %p, i32 %x) {\n  store i32 1, ptr %p\n  %y = add i32 %x, 1\n  store i32 %y, ptr %p\n  ret void\n}`)).toEqual(['%y = add i32 %x, 1', 'store i32 %y, ptr %p', 'ret void']);
+    expect(ic(`define i32 @f(ptr %p, i32 %x) {\n  store i32 1, ptr %p\n  %v = load i32, ptr %p\n  store i32 %x, ptr %p\n  ret i32 %v\n}`)).toEqual(['store i32 %x, ptr %p', 'ret i32 1']); // the load read 1, then nothing reads the first store
+  });
+});
