@@ -266,6 +266,13 @@ export class Lexer {
       case 35: {
         // #
         let q = p + 1;
+        if (isIdChar(src.charCodeAt(q)) && !isDigit(src.charCodeAt(q))) {
+          // a debug record such as `#dbg_value(...)`: lexed as a word
+          while (q < n && isIdChar(src.charCodeAt(q))) q++;
+          this.text = src.slice(p, q);
+          this.pos = q;
+          return (this.tok = Tok.Word);
+        }
         while (q < n && isDigit(src.charCodeAt(q))) q++;
         if (q === p + 1) this.lexError(p, "expected attribute group number after '#'");
         this.num = parseInt(src.slice(p + 1, q), 10);

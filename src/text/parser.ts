@@ -7,6 +7,11 @@
  * faithful): attribute groups, parameter/return/function attributes, metadata nodes and
  * attachments, comdats, module asm. Legacy typed pointers (`i32*`) read as `ptr`.
  *
+ * Debug information is dropped on input (LLVM allows that: it never changes meaning):
+ * debug records (`#dbg_value(...)`), calls to `llvm.dbg.*`, and `!dbg` attachments; other
+ * metadata stays. Keeping it exact through transforms would need metadata operands that
+ * track values, which no test input needs.
+ *
  * Invariants:
  *  - Unnamed values are numbered exactly as LLVM numbers them; an explicit `%N` must be
  *    the next number (as llvm-as requires). Numbered values get the empty name.
@@ -563,7 +568,8 @@ class Parser {
       if (lx.tk() === Tok.MetadataVar) {
         lx.next();
         this.skipMetadataValue();
-        g.md += lx.slice(s, lx.prevEnd).trimEnd();
+        const text = lx.slice(s, lx.prevEnd).trimEnd();
+        if (!/^,\s*!dbg\b/.test(text)) g.md += text;
         continue;
       } else if (lx.tk() === Tok.Word) {
         lx.next();
@@ -1054,6 +1060,13 @@ class Parser {
         }
         continue;
       }
+      if (lx.tk() === Tok.MetadataVar && !isDefine) {
+        // `declare !dbg !28 i32 @f(...)`: a declaration's attachments come first; debug ones are dropped
+        // (kept in the prefix text, from which `!dbg !N` is removed below)
+        lx.next();
+        this.skipMetadataValue();
+        continue;
+      }
       if (lx.tk() === Tok.Word && PARAM_ATTRS.has(lx.text)) {
         const s = lx.start;
         const a = this.skipParamAttrs();
@@ -1063,7 +1076,7 @@ class Parser {
       }
       break;
     }
-    let prefix = lx.slice(prefixStart, lx.prevEnd).trim();
+    let prefix = lx.slice(prefixStart, lx.prevEnd).replace(/!dbg\s+!\d+/g, '').trim();
     if (retAttrs !== '') prefix = stripWords(prefix, retAttrs);
     const ret = this.parseType();
     if (lx.tk() !== Tok.GlobalVar && lx.tk() !== Tok.GlobalID) this.error(`expected function name, found ${this.describe()}`);
@@ -1150,7 +1163,7 @@ class Parser {
       }
       break;
     }
-    const suffix = lx.slice(suffixStart, lx.prevEnd).trim();
+    const suffix = lx.slice(suffixStart, lx.prevEnd).replace(/\s*!dbg\s+!\d+/g, '').trim();
 
     let fn = this.defineGlobal(key, nameLoc) as Function | undefined;
     if (fn !== undefined && !(fn instanceof Function)) this.error(`'@${key.slice(1)}' is not a function`, nameLoc);
@@ -1236,6 +1249,13 @@ class Parser {
     for (;;) {
       if (lx.tk() === Tok.RBrace || lx.tk() === Tok.LabelStr || lx.tk() === Tok.LabelID || lx.tk() === Tok.EOF) {
         this.error(`expected instruction: block '${bb.name || '%' + (fs.nextNumber - 1)}' must end with a terminator`);
+      }
+      if (lx.tk() === Tok.Word && lx.text.startsWith('#dbg_')) {
+        // a debug record: dropped (see the file comment)
+        lx.next();
+        if (lx.tk() !== Tok.LParen) this.error(`expected '(' after ${lx.text}`);
+        this.skipParens();
+        continue;
       }
       const inst = this.parseInstructionStatement(fs, bb);
       if (inst.isTerminator()) break;
@@ -1365,11 +1385,20 @@ class Parser {
       if (lx.peek() !== Tok.MetadataVar) break;
       lx.next();
       const s = lx.start;
+      const isDbg = lx.text === 'dbg';
       lx.next();
       this.skipMetadataValue();
-      md = (md ?? '') + ', ' + lx.slice(s, lx.prevEnd).trim();
+      if (!isDbg) md = (md ?? '') + ', ' + lx.slice(s, lx.prevEnd).trim();
     }
     if (md !== null) inst.md = md;
+    if (inst.op === Opcode.Call && inst.type === voidType) {
+      const callee = inst.ops[0].value;
+      if (callee.kind === ValueKind.Function && callee.name.startsWith('llvm.dbg.')) {
+        // a debug intrinsic: dropped (see the file comment)
+        inst.dropAllReferences();
+        return inst;
+      }
+    }
     bb.append(inst);
     const hasResult = inst.type !== voidType;
     if (resultName !== null || resultNumber >= 0) {

@@ -29,3 +29,25 @@ describe.runIf(llvm)('round trip of clang-19 output', () => {
 it.skipIf(llvm)('LLVM tools are missing', () => {
   console.warn(LLVM_MISSING);
 });
+
+describe.runIf(llvm)('debug information (-g) is read and dropped', () => {
+  for (const level of ['O0', 'O2'] as OptLevel[]) {
+    it(`clang-19 -g -${level}: parses, prints valid IR, same behaviour`, async () => {
+      const { clangToLL, runLli } = await import('../helpers/llvm.js');
+      const { writeFileSync } = await import('node:fs');
+      const src = readFileSync('test/programs/recursion.c', 'utf8');
+      const ll = clangToLL(src, level, ['-g'], 'recursion-g');
+      const text = readFileSync(ll, 'utf8');
+      expect(text).toMatch(/#dbg_|llvm\.dbg\./);
+      const out = printModule(parseModule(text, ll));
+      expect(out).not.toMatch(/#dbg_|!dbg/);
+      expect(llvmAsError(out)).toBeNull();
+      const outFile = ll.replace(/\.ll$/, '.nodbg.ll');
+      writeFileSync(outFile, out);
+      const a = runLli(ll);
+      const b = runLli(outFile);
+      expect(b.stdout.toString()).toBe(a.stdout.toString());
+      expect(b.exitCode).toBe(a.exitCode);
+    });
+  }
+});
