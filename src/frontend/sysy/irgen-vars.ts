@@ -11,7 +11,10 @@
  *    as IR generation has emitted all their predecessors (structured control flow makes
  *    that immediate for every block but a loop header, sealed after the loop body).
  *
- * Array parameters are never assigned in SysY: Braun mode uses the argument itself.
+ * Braun mode gives a variable that no assignment statement targets (an array parameter,
+ * a parameter or local only initialized) no builder variable at all: its initializer, which
+ * dominates every read in its scope, is its value — the frontend's version of mem2reg's
+ * single-store fast path, and no phis are made and removed for it at loop headers.
  * A declaration without initializer writes nothing, so a read before the first write
  * sees the value of the previous loop iteration or `undef` — exactly what the alloca
  * gives after mem2reg, so both modes agree even on such programs.
@@ -23,6 +26,7 @@ import type { Instruction } from '../../ir/instruction.js';
 import type { Type } from '../../ir/types.js';
 import type { Argument, Value } from '../../ir/value.js';
 import { simplifyPhiValues } from '../../analysis/instsimplify.js';
+import { UndefValue } from '../../ir/constants.js';
 import { SSABuilder } from '../../ssa/builder.js';
 import type { VarDecl } from './ast.js';
 
@@ -41,6 +45,8 @@ export interface VarHost {
    */
   readonly declValue: (Value | null)[];
   readonly declNumber: Int32Array;
+  /** 1 for local scalars and parameters that some assignment statement of the function targets. */
+  readonly assigned: Uint8Array;
 }
 
 export interface VarModel {
@@ -87,12 +93,15 @@ export interface BraunStats {
   phisRemovedByHook: number;
 }
 
+const DIRECT = -1;
+
 export class BraunVars implements VarModel {
   readonly ssa: SSABuilder;
-  /** Builder variable per declaration id (host.declNumber). */
+  /** Builder variable per declaration id (host.declNumber), or DIRECT. */
   private readonly varOf: Int32Array;
-  /** Array parameters: the argument itself (host.declValue). */
+  /** The value of DIRECT declarations (host.declValue). */
   private readonly direct: (Value | null)[];
+  private readonly assigned: Uint8Array;
 
   constructor(
     private readonly h: VarHost,
@@ -100,6 +109,7 @@ export class BraunVars implements VarModel {
   ) {
     this.varOf = h.declNumber;
     this.direct = h.declValue;
+    this.assigned = h.assigned;
     // On-the-fly phi folding: phi(v, undef, v) is v when v is a constant or an argument
     // (values that dominate everything); other undef merges need dominance, which the
     // builder does not have yet, so they stay (as in plain Cytron SSA).
@@ -108,7 +118,8 @@ export class BraunVars implements VarModel {
   }
 
   param(d: VarDecl, arg: Argument): void {
-    if (d.type.kind === 'pointer') {
+    if (this.assigned[d.id] === 0) {
+      this.varOf[d.id] = DIRECT;
       this.direct[d.id] = arg;
       return;
     }
@@ -117,14 +128,22 @@ export class BraunVars implements VarModel {
     this.ssa.writeVariable(v, this.h.b.insertBlock!, arg);
   }
   local(d: VarDecl): void {
+    if (this.assigned[d.id] === 0) {
+      // the initializer's write follows; without one, every read is undef
+      this.varOf[d.id] = DIRECT;
+      this.direct[d.id] = UndefValue.get(this.h.typeOf(d));
+      return;
+    }
     this.varOf[d.id] = this.ssa.declareVariable(this.h.typeOf(d), d.name);
   }
   read(d: VarDecl, bb: BasicBlock): Value {
-    if (d.type.kind === 'pointer') return this.direct[d.id]!;
-    return this.ssa.readVariable(this.varOf[d.id], bb);
+    const v = this.varOf[d.id];
+    return v === DIRECT ? this.direct[d.id]! : this.ssa.readVariable(v, bb);
   }
   write(d: VarDecl, bb: BasicBlock, v: Value): void {
-    this.ssa.writeVariable(this.varOf[d.id], bb, v);
+    const x = this.varOf[d.id];
+    if (x === DIRECT) this.direct[d.id] = v;
+    else this.ssa.writeVariable(x, bb, v);
   }
   seal(bb: BasicBlock): void {
     this.ssa.sealBlock(bb);

@@ -116,6 +116,7 @@ class ModuleGen {
   /** Per-declaration storage shared by the functions (see VarHost). */
   readonly declValue: (Value | null)[];
   readonly declNumber: Int32Array;
+  readonly assigned: Uint8Array;
   /** Functions by FuncDecl id. */
   private readonly functions: (Function | null)[];
   private readonly strings = new Map<string, GlobalVariable>();
@@ -131,6 +132,7 @@ class ModuleGen {
     this.pointee = new Array<Type | null>(program.declCount).fill(null);
     this.functions = new Array<Function | null>(program.declCount).fill(null);
     this.declNumber = new Int32Array(Math.max(1, program.declCount));
+    this.assigned = new Uint8Array(Math.max(1, program.declCount));
     const name = program.source.name;
     const m = (this.module = new Module(name));
     m.sourceFilename = name;
@@ -330,6 +332,7 @@ class FunctionGen implements VarHost {
   private readonly loops: LoopTargets[] = [];
   readonly declValue: (Value | null)[];
   readonly declNumber: Int32Array;
+  readonly assigned: Uint8Array;
   private readonly nameCount = new Map<string, number>();
   private readonly maxDepth: number;
 
@@ -346,6 +349,7 @@ class FunctionGen implements VarHost {
     this.maxDepth = mg.recursionLimit;
     this.declValue = mg.declValue;
     this.declNumber = mg.declNumber;
+    this.assigned = mg.assigned;
     if (mg.mode === 'alloca') {
       this.vars = new AllocaVars(this);
       this.values = new PlainValues(this.b);
@@ -361,6 +365,7 @@ class FunctionGen implements VarHost {
   run(): void {
     const d = this.decl;
     const fn = this.fn;
+    if (this.mg.mode === 'braun') markAssigned(d.body!, this.assigned);
     for (let i = 0; i < d.params.length; i++) {
       const p = d.params[i];
       fn.args[i].name = this.uniq(p.name);
@@ -754,16 +759,16 @@ class FunctionGen implements VarHost {
     const condBB = this.block('while.cond');
     const bodyBB = this.block('while.body');
     const endBB = this.block('while.end');
+    this.loops.push({ cond: condBB, end: endBB });
     this.br(condBB);
     this.enter(condBB, false);
     yield new CondTask(s.cond, bodyBB, endBB);
     this.enter(bodyBB);
     if (this.cur !== null) {
-      this.loops.push({ cond: condBB, end: endBB });
       yield s.body;
-      this.loops.pop();
       this.br(condBB);
     }
+    this.loops.pop();
     this.vars.seal(condBB);
     this.enter(endBB);
     return null;
@@ -1108,6 +1113,33 @@ class FunctionGen implements VarHost {
       default:
         // decay: the operand (an LVal with access 'address') is already the address
         return v;
+    }
+  }
+}
+
+/** Marks the local scalars and parameters that an assignment statement in `body` targets. */
+function markAssigned(body: Block, assigned: Uint8Array): void {
+  const stack: (Stmt | DeclStmt)[] = [body];
+  while (stack.length > 0) {
+    const s = stack.pop()!;
+    switch (s.kind) {
+      case 'Block':
+        for (const x of s.items) stack.push(x);
+        break;
+      case 'If':
+        stack.push(s.then);
+        if (s.else !== null) stack.push(s.else);
+        break;
+      case 'While':
+        stack.push(s.body);
+        break;
+      case 'Assign': {
+        const d = s.target.decl!;
+        if (s.target.indices.length === 0 && d.storage !== 'global') assigned[d.id] = 1;
+        break;
+      }
+      default:
+        break;
     }
   }
 }
