@@ -114,6 +114,36 @@ export class Gen {
   site = 0;
   /** Emit memory accesses inline (small functions: keeps big ones under V8's optimisation size limit). */
   inlineMemory = true;
+  /**
+   * Entry-block allocas of one scalar whose address is only ever used directly by loads and
+   * stores of that scalar type (and lifetime markers): no access through them can fault or
+   * alias, so the slot lives in a JS local (`m<site>`) instead of memory — what -O0 code
+   * spends most of its time on. They are saved across suspending calls like SSA values.
+   */
+  readonly promoted = new Map<Instruction, string>();
+
+  findPromotable(): void {
+    const entry = this.blocks[0];
+    if (entry === undefined) return;
+    for (let i = entry.first; i !== null; i = i.next) {
+      if (i.op !== Opcode.Alloca) continue;
+      const t = i.auxType!;
+      const scalar = (t.kind === TypeKind.Int && t.bits <= 64 && t.bits % 8 === 0) || t.kind === TypeKind.Float || t.kind === TypeKind.Double || t.kind === TypeKind.Ptr;
+      const cnt = i.ops[0].value;
+      if (!scalar || cnt.kind !== ValueKind.ConstantInt || (cnt as ConstantInt).value !== 1n) continue;
+      let ok = true;
+      for (let u = i.firstUse; u !== null && ok; u = u.next) {
+        const user = u.user as Instruction;
+        if (user.op === Opcode.Load) ok = user.type === t && u.index === 0;
+        else if (user.op === Opcode.Store) ok = u.index === 1 && user.ops[0].value.type === t && user.ops[0].value !== i;
+        else if (user.op === Opcode.Call) {
+          const c = user.ops[0].value;
+          ok = u.index > 0 && c.kind === ValueKind.Function && /^llvm\.lifetime\.(start|end)/.test(c.name);
+        } else ok = false;
+      }
+      if (ok) this.promoted.set(i, `m${this.siteOf.get(i)}`);
+    }
+  }
 
   constructor(
     readonly mc: ModuleContext,
@@ -341,6 +371,8 @@ export function compileFunction(mc: ModuleContext, info: FnInfo): void {
   const nSites = g.siteOf.size;
   g.inlineMemory = nSites <= 3000;
   g.computeBounds();
+  g.findPromotable();
+  const promotedNames = [...g.promoted.values()];
   const insts: Instruction[] = new Array(nSites);
   for (const [i, s] of g.siteOf) insts[s] = i;
   info.insts = insts;
@@ -420,6 +452,10 @@ export function compileFunction(mc: ModuleContext, info: FnInfo): void {
           saves.push(`sv[${k}] = ${valueName[live[k]]};`);
           restores.push(`${valueName[live[k]]} = sv[${k}];`);
         }
+        for (let k = 0; k < promotedNames.length; k++) {
+          saves.push(`sv[${live.length + k}] = ${promotedNames[k]};`);
+          restores.push(`${promotedNames[k]} = sv[${live.length + k}];`);
+        }
         body.push(`fr.pc = ${r}; ${saves.join(' ')}`);
         body.push(emitSuspendingCall(g, i));
         body.push('return;');
@@ -454,6 +490,9 @@ export function compileFunction(mc: ModuleContext, info: FnInfo): void {
   if (f.args.length > 0) pro.push('let ' + f.args.map((_, k) => `a${k} = A[${k}]`).join(', ') + ';');
   if (valueName.length > 0) {
     for (let k = 0; k < valueName.length; k += 64) pro.push('let ' + valueName.slice(k, k + 64).map((n) => `${n} = 0`).join(', ') + ';');
+  }
+  if (promotedNames.length > 0) {
+    for (let k = 0; k < promotedNames.length; k += 64) pro.push('let ' + promotedNames.slice(k, k + 64).map((n) => `${n} = 0`).join(', ') + ';');
   }
   if (g.temps > 0) {
     const ts: string[] = [];
@@ -668,6 +707,7 @@ function emitInst(g: Gen, i: Instruction): string {
     case Opcode.Call:
       return emitCall(g, i);
     case Opcode.Alloca: {
+      if (g.promoted.has(i)) return '';
       const sz = allocSize(i.auxType!);
       const cnt = i.ops[0].value;
       let size: string;
@@ -675,10 +715,16 @@ function emitInst(g: Gen, i: Instruction): string {
       else size = `${sz} * Number(${g.atom(cnt)})`;
       return `${g.res(i)} = M.alloca(${size}, ${site});`;
     }
-    case Opcode.Load:
+    case Opcode.Load: {
+      const slot = g.promoted.get(i.ops[0].value as Instruction);
+      if (slot !== undefined) return `${g.res(i)} = ${slot};`;
       return `${g.res(i)} = ${loadExpr(g, i.type, g.atom(i.ops[0].value), site)};`;
-    case Opcode.Store:
+    }
+    case Opcode.Store: {
+      const slot = g.promoted.get(i.ops[1].value as Instruction);
+      if (slot !== undefined) return `${slot} = ${g.atom(i.ops[0].value)};`;
       return storeStmt(g, i.ops[0].value.type, g.atom(i.ops[1].value), g.atom(i.ops[0].value), site);
+    }
     case Opcode.GetElementPtr:
       return `${g.res(i)} = ${gepExpr(g, i)};`;
     case Opcode.Fence:
