@@ -49,6 +49,8 @@ export interface ModuleContext {
   readonly limitSteps: boolean;
   /** Key of an opcode name in machine.opNames. */
   opKey(name: string): number;
+  /** The address of a block (blockaddress). */
+  blockAddress(bb: BasicBlock): number;
 }
 
 const RT_NAMES = Object.keys(RT);
@@ -605,8 +607,18 @@ function emitTerminator(g: Gen, i: Instruction): string {
     }
     case Opcode.Unreachable:
       return `S.trap("unreachable instruction executed", ${g.site}); return;`;
-    case Opcode.IndirectBr:
-      return `S.trap("indirectbr is not supported", ${g.site}); return;`;
+    case Opcode.IndirectBr: {
+      // computed goto: the address is the blockaddress of one of the listed destinations
+      let sw = `switch (${g.atom(i.ops[0].value)}) {`;
+      const seen = new Set<BasicBlock>();
+      for (let k = 1; k < i.ops.length; k++) {
+        const d = i.ops[k].value as BasicBlock;
+        if (seen.has(d)) continue;
+        seen.add(d);
+        sw += ` case ${numLit(g.mc.blockAddress(d))}: { ${jump(g, from, d)} }`;
+      }
+      return `${sw} default: S.trap("indirectbr to an address that is not one of its destinations", ${g.site}); return; }`;
+    }
     default:
       // a block that ends in a non-terminator (malformed): run it, then stop
       return `${emitInst(g, i)} S.trap("block without terminator", ${g.site}); return;`;

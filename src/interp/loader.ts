@@ -8,7 +8,8 @@
  * loses the target; the loader records the full difference per slot address and
  * llvm.load.relative reads it back (runtime.ts: loadRelative).
  */
-import { ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, ConstantString, type Constant } from '../ir/constants.js';
+import { BlockAddress, ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, ConstantString, type Constant } from '../ir/constants.js';
+import type { BasicBlock } from '../ir/basic-block.js';
 import { Function, GlobalAlias } from '../ir/function.js';
 import { allocSize, storeSize, structLayout } from '../ir/layout.js';
 import type { Module } from '../ir/module.js';
@@ -87,6 +88,17 @@ export class LoadedModule implements ModuleContext {
     }
   }
 
+  private readonly labels = new Map<BasicBlock, number>();
+  /** The address of a block (blockaddress): a zero-size label allocation. */
+  blockAddress(bb: BasicBlock): number {
+    let a = this.labels.get(bb);
+    if (a === undefined) {
+      a = this.machine.mem.allocLabel(bb.parent?.name ?? '?') * ID_UNIT;
+      this.labels.set(bb, a);
+    }
+    return a;
+  }
+
   fnIndex(f: Function): number {
     return this.fnIndexMap.get(f)!;
   }
@@ -157,7 +169,7 @@ export class LoadedModule implements ModuleContext {
         v = this.evalExpr(c as ConstantExpr);
         break;
       case ValueKind.BlockAddress:
-        v = 0;
+        v = this.blockAddress((c as BlockAddress).block as BasicBlock);
         break;
       default:
         v = undefined;

@@ -44,6 +44,7 @@ export const enum AK {
   DeadAlloca = 7,
   Extern = 8,
   File = 9,
+  Label = 10,
 }
 
 const EMPTY_DV = new DataView(new ArrayBuffer(0));
@@ -164,6 +165,18 @@ export class Memory {
     this.kind[id] = AK.Function;
     this.label[id] = name;
     this.fnIndex[id] = fnIndex;
+    return id;
+  }
+
+  /** A zero-size allocation standing for a block's address (blockaddress, computed goto). */
+  allocLabel(fnName: string): number {
+    const id = this.newId();
+    this.dv[id] = EMPTY_DV;
+    this.u8[id] = EMPTY_U8;
+    this.rsize[id] = 0;
+    this.wsize[id] = -1;
+    this.kind[id] = AK.Label;
+    this.label[id] = fnName;
     return id;
   }
 
@@ -522,6 +535,8 @@ export class Memory {
         return `external global @${this.label[id]}`;
       case AK.File:
         return `a FILE object`;
+      case AK.Label:
+        return `the address of a label in @${this.label[id]}`;
       default:
         return 'no allocation';
     }
@@ -555,6 +570,8 @@ export class Memory {
         return `use after return: ${what} ${prep} a ${-s - 1}-byte alloca of a function that has returned (offset ${off})`;
       case AK.Function:
         return `${what} ${prep} function @${this.label[id]} (code is not data)`;
+      case AK.Label:
+        return `${what} ${prep} the address of a label in @${this.label[id]} (code is not data)`;
       case AK.Extern:
         return `${what} ${prep} external global @${this.label[id]}, which ssakit does not provide`;
       case AK.ConstGlobal:

@@ -316,3 +316,26 @@ int main(void) { puts("main"); return 0; }`;
     for (const level of ['O0', 'O2'] as const) expect(runC(src, level, {}, 'ctors.c').stdout).toBe('ctor 101\nctor 200\nmain\ndtor\n');
   });
 });
+
+describe('computed goto', () => {
+  it.skipIf(!haveClang)('blockaddress and indirectbr (labels as values) at -O0 and -O2', () => {
+    const src = `#include <stdio.h>
+static int run(const unsigned char *code) {
+  static void *labels[] = { &&op_inc, &&op_dec, &&op_dbl, &&op_halt };
+  int acc = 0, pc = 0;
+  goto *labels[code[pc++]];
+op_inc: acc++; goto *labels[code[pc++]];
+op_dec: acc--; goto *labels[code[pc++]];
+op_dbl: acc *= 2; goto *labels[code[pc++]];
+op_halt: return acc;
+}
+int main(void) {
+  unsigned char prog[] = {0, 0, 2, 2, 1, 0, 2, 3};
+  int s = 0;
+  for (int i = 0; i < 100; i++) s += run(prog);
+  printf("%d\\n", s);
+  return 0;
+}`;
+    for (const level of ['O0', 'O2'] as const) expect(runC(src, level, {}, 'cgoto.c').stdout).toBe('1600\n');
+  });
+});
