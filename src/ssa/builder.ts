@@ -58,6 +58,8 @@ export interface SSABuilderOptions {
   predecessors?: (block: BasicBlock) => readonly BasicBlock[];
   /** Every block counts as sealed: the CFG is complete (SSA repair). */
   sealAll?: boolean;
+  /** Expected number of (variable, block) definitions, to size the table once (default small). */
+  expectedDefinitions?: number;
   /**
    * On-the-fly simplification: called with a completed phi that is not trivial; return a value
    * to replace the phi with (it must dominate the phi's uses), or null to keep it.
@@ -139,7 +141,9 @@ export class SSABuilder {
     this.sealAll = opts.sealAll ?? false;
     this.hook = opts.simplifyPhi ?? null;
     this.onPhiCreated = opts.onPhiCreated ?? null;
-    const cap = 1024;
+    let cap = 1024;
+    const want = 2 * (opts.expectedDefinitions ?? 0);
+    while (cap < want) cap *= 2;
     this.keyVar = new Int32Array(cap).fill(-1);
     this.keyBlock = new Int32Array(cap);
     this.vals = new Array(cap).fill(null);
@@ -566,6 +570,13 @@ export class SSABuilder {
   }
 }
 
+/** Mixes (variable, block) so that the low bits the table uses depend on all input bits. */
 function hash(variable: number, blockId: number): number {
-  return (Math.imul(variable, 0x9e3779b1) ^ Math.imul(blockId + 1, 0x85ebca77)) >>> 0;
+  let h = (Math.imul(variable, 0x9e3779b1) + Math.imul(blockId + 1, 0x85ebca77)) | 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x846ca68b);
+  h ^= h >>> 16;
+  return h >>> 0;
 }

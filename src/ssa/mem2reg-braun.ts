@@ -73,7 +73,10 @@ export function promoteAllocasBraun(fn: Function, dt: DominatorTree, allocas: re
     return l;
   };
   const created: Instruction[] = [];
-  const ssa = new SSABuilder(fn, { predecessors: predsOf, onPhiCreated: (phi) => created.push(phi) });
+  // Braun caches a definition in every block a lookup passes: about three per access
+  let accesses = 0;
+  for (const ai of live) accesses += ai.numUses;
+  const ssa = new SSABuilder(fn, { predecessors: predsOf, onPhiCreated: (phi) => created.push(phi), expectedDefinitions: 3 * accesses });
   const varOf = new Int32Array(idBound).fill(-1);
   for (let v = 0; v < live.length; v++) {
     varOf[live[v].id] = ssa.declareVariable(live[v].auxType!, `${live[v].name}.`);
