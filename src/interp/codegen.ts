@@ -431,17 +431,52 @@ export function compileFunction(mc: ModuleContext, info: FnInfo): void {
   for (const i of insts) if (isSplitCall(i)) hasSplit = true;
   const liveAcross = hasSplit ? liveAcrossCalls(blocks, valueIndex, valueName.length, isSplitCall) : new Map<Instruction, number[]>();
 
+  // values used only in the segment that defines them are block-scoped `let`s of that
+  // segment's case (fewer loop-carried variables for V8, so doubles stay unboxed)
+  const segLocals: string[][] = [];
+  for (let k = 0; k < nSeg; k++) segLocals.push([]);
+  const isLocal = new Set<Instruction>();
+  for (const i of insts) {
+    if (i.type.kind === TypeKind.Void || i.op === Opcode.Phi || isSplitCall(i)) continue;
+    const d = instSeg[g.siteOf.get(i)!];
+    let ok = true;
+    for (let u = i.firstUse; u !== null && ok; u = u.next) {
+      const user = u.user as Instruction;
+      if (user.kind !== ValueKind.Instruction || user.parent === null || user.parent.parent !== f) {
+        ok = false;
+        break;
+      }
+      let useSite: number;
+      if (user.op === Opcode.Phi) {
+        const pred = user.blocks![u.index];
+        if (pred.last === null || pred.parent !== f) {
+          ok = false;
+          break;
+        }
+        useSite = g.siteOf.get(pred.last)!;
+      } else useSite = g.siteOf.get(user)!;
+      if (instSeg[useSite] !== d) ok = false;
+    }
+    if (ok) {
+      isLocal.add(i);
+      segLocals[d].push(g.res(i));
+    }
+  }
+  const localDecl = (sg: number): string => (segLocals[sg].length > 0 ? `let ${segLocals[sg].join(', ')};` : '');
+
   // emit
   const body: string[] = [];
   let resumeLabel = blocks.length;
   let seg = 0;
   for (const bb of blocks) {
     const label = g.blockLabel.get(bb)!;
-    body.push(`case ${label}:`);
     if (bb.first === null) {
+      body.push(`case ${label}:`);
       body.push(`S.trap("block without terminator", -1);`);
       continue;
     }
+    body.push(`case ${label}: {`);
+    body.push(localDecl(seg));
     body.push(segEntry(g, seg, g.siteOf.get(bb.first)!, lengthOfSeg(info, seg)));
     for (let i: Instruction | null = bb.first; i !== null; i = i.next) {
       g.site = g.siteOf.get(i)!;
@@ -460,16 +495,20 @@ export function compileFunction(mc: ModuleContext, info: FnInfo): void {
         }
         body.push(`fr.pc = ${r}; ${saves.join(' ')}`);
         body.push(emitSuspendingCall(g, i));
-        body.push('return;');
-        body.push(`case ${r}:`);
+        body.push('return; }');
+        body.push(`case ${r}: {`);
         if (restores.length > 0) body.push(restores.join(' '));
         if (i.type.kind !== TypeKind.Void) body.push(`${g.res(i)} = S.rv;`);
         seg++;
-        if (i.next !== null) body.push(segEntry(g, seg, g.siteOf.get(i.next)!, lengthOfSeg(info, seg)));
+        if (i.next !== null) {
+          body.push(localDecl(seg));
+          body.push(segEntry(g, seg, g.siteOf.get(i.next)!, lengthOfSeg(info, seg)));
+        } else body.push('S.trap("block without terminator", -1); }');
         continue;
       }
       if (i.next === null) {
         body.push(emitTerminator(g, i));
+        body.push('}');
         seg++;
       } else if (i.op !== Opcode.Phi) {
         body.push(emitInst(g, i));
@@ -490,9 +529,8 @@ export function compileFunction(mc: ModuleContext, info: FnInfo): void {
   }
   if (byval.length > 0) pro.push(`if (fr.pc === 0) { ${byval.join(' ')} }`);
   if (f.args.length > 0) pro.push('let ' + f.args.map((_, k) => `a${k} = A[${k}]`).join(', ') + ';');
-  if (valueName.length > 0) {
-    for (let k = 0; k < valueName.length; k += 64) pro.push('let ' + valueName.slice(k, k + 64).map((n) => `${n} = 0`).join(', ') + ';');
-  }
+  const globalNames = insts.filter((i) => i.type.kind !== TypeKind.Void && !isLocal.has(i)).map((i) => g.res(i));
+  for (let k = 0; k < globalNames.length; k += 64) pro.push('let ' + globalNames.slice(k, k + 64).map((n) => `${n} = 0`).join(', ') + ';');
   if (promotedNames.length > 0) {
     for (let k = 0; k < promotedNames.length; k += 64) pro.push('let ' + promotedNames.slice(k, k + 64).map((n) => `${n} = 0`).join(', ') + ';');
   }
