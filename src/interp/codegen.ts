@@ -1092,8 +1092,8 @@ export function castExpr(op: Opcode, from: Type, to: Type, a: string): string {
     case Opcode.Trunc:
       if (fb > 32) {
         if (tb > 32) return `truncW(${a}, ${tb})`;
-        if (tb === 32) return `trunc32(${a})`;
-        return norm(tb, `trunc32(${a})`);
+        const t32 = `(typeof ${a} === 'number' ? ${a} | 0 : trunc32(${a}))`;
+        return tb === 32 ? t32 : norm(tb, t32);
       }
       return tb === 32 ? a : norm(tb, a);
     case Opcode.ZExt:
