@@ -1046,9 +1046,12 @@ export function simplifyLoadFromConstant(p: Value, ty: Type): Constant | null {
 
 // ---- constant expressions ---------------------------------------------------------------
 
-/** Folds a constant expression whose operands are foldable (one level), else returns it. */
-export function constantFoldConstantExpr(ce: ConstantExpr): Constant {
-  const ops = ce.operands.map((o) => (o.kind === ValueKind.ConstantExpr ? constantFoldConstantExpr(o as ConstantExpr) : o));
+/**
+ * Folds a constant expression bottom-up where its operands fold, else returns it (operands
+ * nested deeper than 32 levels are left as they are: the recursion stays shallow).
+ */
+export function constantFoldConstantExpr(ce: ConstantExpr, depth = 0): Constant {
+  const ops = ce.operands.map((o) => (o.kind === ValueKind.ConstantExpr && depth < 32 ? constantFoldConstantExpr(o as ConstantExpr, depth + 1) : o));
   const op = ce.opcode;
   let r: Constant | null = null;
   if (isBinaryOp(op)) r = constantFoldBinOp(op, ops[0], ops[1], ce.flags);
