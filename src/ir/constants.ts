@@ -22,21 +22,33 @@ export class ConstantInt extends Constant {
   }
 
   private static cache = new Map<number, Map<bigint, ConstantInt>>();
-  private static small = new Map<number, ConstantInt[]>();
+  /** Per width: constants -128..1023 by index (the common case), and other safe integers by number. */
+  private static small: ConstantInt[][] = [];
+  private static byNumber: Map<number, ConstantInt>[] = [];
 
   static get(type: Type, v: bigint | number): ConstantInt {
+    if (typeof v === 'number' && Number.isSafeInteger(v)) return ConstantInt.getNumber(type, v);
+    return ConstantInt.getBig(type, BigInt(v));
+  }
+
+  /** Fast path for safe-integer values (no bigint arithmetic unless the value needs wrapping). */
+  static getNumber(type: Type, v: number): ConstantInt {
     const bits = type.bits;
-    if (typeof v === 'number') {
-      if (bits === 32 && v >= -128 && v < 1024 && Number.isInteger(v)) {
-        let arr = ConstantInt.small.get(32);
-        if (arr === undefined) ConstantInt.small.set(32, (arr = []));
+    if (bits >= 54 || (v >= -(2 ** (bits - 1)) && v < 2 ** (bits - 1))) {
+      if (v >= -128 && v < 1024) {
+        let arr = ConstantInt.small[bits];
+        if (arr === undefined) arr = ConstantInt.small[bits] = [];
         const c = arr[v + 128];
         if (c !== undefined) return c;
         return (arr[v + 128] = ConstantInt.getBig(type, BigInt(v)));
       }
-      v = BigInt(v);
+      let m = ConstantInt.byNumber[bits];
+      if (m === undefined) m = ConstantInt.byNumber[bits] = new Map();
+      let c = m.get(v);
+      if (c === undefined) m.set(v, (c = ConstantInt.getBig(type, BigInt(v))));
+      return c;
     }
-    return ConstantInt.getBig(type, v);
+    return ConstantInt.getBig(type, BigInt(v));
   }
 
   private static getBig(type: Type, v: bigint): ConstantInt {

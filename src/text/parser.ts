@@ -105,6 +105,14 @@ const FAST_MATH: Record<string, number> = {
   reassoc: Flag.Reassoc, fast: Flag.NNaN | Flag.NInf | Flag.NSZ | Flag.ARcp | Flag.Contract | Flag.AFn | Flag.Reassoc,
 };
 
+/** Type keywords already seen (i32, ptr, …) → their types, so hot paths skip string parsing. */
+const SIMPLE_TYPES = new Map<string, Type>([
+  ['void', voidType], ['ptr', ptrType(0)], ['float', floatType], ['double', doubleType], ['half', halfType],
+  ['bfloat', bfloatType], ['x86_fp80', x86fp80Type], ['fp128', fp128Type], ['label', labelType],
+  ['metadata', metadataType], ['token', tokenType], ['i1', i1], ['i8', intType(8)], ['i16', intType(16)],
+  ['i32', i32], ['i64', intType(64)],
+]);
+
 const TOP_LEVEL_WORDS = new Set(['define', 'declare', 'attributes', 'source_filename', 'target', 'module', 'uselistorder', 'uselistorder_bb']);
 
 /** A source offset; turned into line:column only when an error is reported. */
@@ -676,10 +684,16 @@ class Parser {
   }
 
   private simpleType(w: string, loc: Loc): Type {
+    const known = SIMPLE_TYPES.get(w);
+    if (known !== undefined) return known;
     const c = w.charCodeAt(0);
     if (c === 105 /* i */ && w.length > 1) {
       const bits = Number(w.slice(1));
-      if (Number.isInteger(bits) && bits > 0 && bits <= 8388608 && /^i[0-9]+$/.test(w)) return intType(bits);
+      if (Number.isInteger(bits) && bits > 0 && bits <= 8388608 && /^i[0-9]+$/.test(w)) {
+        const t = intType(bits);
+        SIMPLE_TYPES.set(w, t);
+        return t;
+      }
     }
     switch (w) {
       case 'void': return voidType;
@@ -795,7 +809,7 @@ class Parser {
       case Tok.Int: {
         const text = lx.text;
         lx.next();
-        if (ty.kind === TypeKind.Int) return ConstantInt.get(ty, BigInt(text));
+        if (ty.kind === TypeKind.Int) return text.length < 16 ? ConstantInt.getNumber(ty, Number(text)) : ConstantInt.get(ty, BigInt(text));
         if (ty.isFloatingPoint()) return ConstantFP.get(ty, Number(text));
         this.error(`integer constant must have integer type, not '${ty}'`, loc);
         break;
