@@ -3,10 +3,10 @@
  * made by `npm test`'s pretest step).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasClangAndAs, llvmAsCheck, ROOT } from './harness.js';
 
 const CLI = join(ROOT, 'dist/ssakit.js');
@@ -42,6 +42,8 @@ beforeAll(() => {
   writeFileSync(join(dir, 'sum.sy'), PROG);
   writeFileSync(join(dir, 'bad.sy'), 'int main() {\n  int x = 1\n  return y;\n}\n');
 });
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('ssakit compile', () => {
   it('-o writes the .ll; Braun mode by default (phis, no allocas)', () => {
