@@ -120,4 +120,4 @@ exit:
 });
 
 describeDifferential('copyprop keeps behaviour', ['copyprop'], corpusPrograms());
-describeDifferential('copyprop keeps behaviour (generated)', ['copyprop,instsimplify'], generatedPrograms(15, 4001));
+describeDifferential('copyprop keeps behaviour (generated)', ['copyprop,instsimplify'], generatedPrograms(50, 1));

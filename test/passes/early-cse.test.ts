@@ -157,4 +157,4 @@ e:
 });
 
 describeDifferential('early-cse and lvn keep behaviour', ['early-cse', 'lvn'], corpusPrograms());
-describeDifferential('early-cse and lvn keep behaviour (generated)', ['early-cse,lvn'], generatedPrograms(20, 5001));
+describeDifferential('early-cse and lvn keep behaviour (generated)', ['early-cse,lvn'], generatedPrograms(50, 1));

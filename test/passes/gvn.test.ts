@@ -228,4 +228,4 @@ define void @f(ptr %p, i64 %i) {
 });
 
 describeDifferential('gvn keeps behaviour', ['gvn'], corpusPrograms());
-describeDifferential('gvn keeps behaviour (generated)', ['gvn,instcombine,gvn'], generatedPrograms(20, 6001));
+describeDifferential('gvn keeps behaviour (generated)', ['gvn,instcombine,gvn'], generatedPrograms(50, 1));

@@ -224,7 +224,7 @@ int test(int x) {
 });
 
 describeDifferential('instcombine keeps behaviour', ['instcombine', 'instcombine<sdiv-pow2>,dce'], corpusPrograms());
-describeDifferential('instcombine keeps behaviour (generated)', ['instcombine'], generatedPrograms(25, 2001));
+describeDifferential('instcombine keeps behaviour (generated)', ['instcombine'], generatedPrograms(50, 1));
 
 describe('instcombine: memory in a small window of one block (as LLVM)', () => {
   it('forwards a store or load to a later load of the same address; drops dead and no-op stores', () => {

@@ -345,4 +345,4 @@ j:
 });
 
 describeDifferential('instsimplify keeps behaviour', ['instsimplify'], corpusPrograms());
-describeDifferential('instsimplify keeps behaviour (generated)', ['instsimplify,dce'], generatedPrograms(15, 1001));
+describeDifferential('instsimplify keeps behaviour (generated)', ['instsimplify,dce'], generatedPrograms(50, 1));

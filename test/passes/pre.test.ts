@@ -165,4 +165,4 @@ j:
 });
 
 describeDifferential('pre keeps behaviour', ['pre'], corpusPrograms());
-describeDifferential('pre keeps behaviour (generated)', ['gvn,pre,instcombine,pre'], generatedPrograms(20, 7001));
+describeDifferential('pre keeps behaviour (generated)', ['gvn,pre,instcombine,pre'], generatedPrograms(50, 1));

@@ -236,4 +236,4 @@ exit:
 });
 
 describeDifferential('sccp, constprop and adce keep behaviour', ['sccp', 'constprop', 'adce'], corpusPrograms());
-describeDifferential('sccp, constprop and adce keep behaviour (generated)', ['sccp,adce', 'constprop,adce'], generatedPrograms(25, 3001));
+describeDifferential('sccp, constprop and adce keep behaviour (generated)', ['sccp,constprop,adce'], generatedPrograms(50, 1));
