@@ -55,6 +55,9 @@ export interface ModuleContext {
 
 const RT_NAMES = Object.keys(RT);
 
+/** Above this many SSA values a function keeps them in an array rather than JS locals. */
+export const MAX_JS_LOCALS = 20000;
+
 /** Type codes of variadic arguments (for va_start's overflow area). */
 export const enum VaType {
   Int32 = 0,
@@ -126,7 +129,7 @@ export class Gen {
 
   findPromotable(): void {
     const entry = this.blocks[0];
-    if (entry === undefined) return;
+    if (entry === undefined || this.spill) return;
     for (let i = entry.first; i !== null; i = i.next) {
       if (i.op !== Opcode.Alloca) continue;
       const t = i.auxType!;
@@ -154,17 +157,28 @@ export class Gen {
     const f = info.fn;
     this.blocks = f.blocks();
     for (let i = 0; i < f.args.length; i++) this.names.set(f.args[i], `a${i}`);
+    let results = 0;
+    for (const bb of this.blocks) for (let i = bb.first; i !== null; i = i.next) if (i.type.kind !== TypeKind.Void) results++;
+    // V8 gives every JS local a register in the function's frame: tens of thousands of them
+    // overflow the native stack on entry. Huge functions keep their values in an array.
+    this.spill = results > MAX_JS_LOCALS;
     let site = 0;
+    let slot = 0;
     for (let b = 0; b < this.blocks.length; b++) {
       const bb = this.blocks[b];
       this.blockLabel.set(bb, b);
       for (let i = bb.first; i !== null; i = i.next) {
         this.siteOf.set(i, site);
-        if (i.type.kind !== TypeKind.Void) this.names.set(i, `v${site}`);
+        if (i.type.kind !== TypeKind.Void) this.names.set(i, this.spill ? `X[${slot++}]` : `v${site}`);
         site++;
       }
     }
+    this.spillSlots = slot;
   }
+
+  /** Values live in the frame's array `X` instead of JS locals (huge functions). */
+  readonly spill: boolean;
+  readonly spillSlots: number;
 
   /** A JS object the generated code refers to by name. */
   bind(obj: unknown): string {
@@ -437,6 +451,7 @@ export function compileFunction(mc: ModuleContext, info: FnInfo): void {
   for (let k = 0; k < nSeg; k++) segLocals.push([]);
   const isLocal = new Set<Instruction>();
   for (const i of insts) {
+    if (g.spill) break;
     if (i.type.kind === TypeKind.Void || i.op === Opcode.Phi || isSplitCall(i)) continue;
     const d = instSeg[g.siteOf.get(i)!];
     let ok = true;
@@ -529,8 +544,13 @@ export function compileFunction(mc: ModuleContext, info: FnInfo): void {
   }
   if (byval.length > 0) pro.push(`if (fr.pc === 0) { ${byval.join(' ')} }`);
   if (f.args.length > 0) pro.push('let ' + f.args.map((_, k) => `a${k} = A[${k}]`).join(', ') + ';');
-  const globalNames = insts.filter((i) => i.type.kind !== TypeKind.Void && !isLocal.has(i)).map((i) => g.res(i));
-  for (let k = 0; k < globalNames.length; k += 64) pro.push('let ' + globalNames.slice(k, k + 64).map((n) => `${n} = 0`).join(', ') + ';');
+  if (g.spill) {
+    // one array per activation, kept in the frame so it survives suspension
+    pro.push(`const X = fr.x === undefined ? (fr.x = new Array(${g.spillSlots}).fill(0)) : fr.x;`);
+  } else {
+    const globalNames = insts.filter((i) => i.type.kind !== TypeKind.Void && !isLocal.has(i)).map((i) => g.res(i));
+    for (let k = 0; k < globalNames.length; k += 64) pro.push('let ' + globalNames.slice(k, k + 64).map((n) => `${n} = 0`).join(', ') + ';');
+  }
   if (promotedNames.length > 0) {
     for (let k = 0; k < promotedNames.length; k += 64) pro.push('let ' + promotedNames.slice(k, k + 64).map((n) => `${n} = 0`).join(', ') + ';');
   }

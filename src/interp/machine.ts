@@ -51,6 +51,8 @@ export class Frame {
   va: Int8Array | null = null;
   /** Values live across the pending call. */
   sv: unknown[] = [];
+  /** SSA values of a huge function (see MAX_JS_LOCALS in codegen.ts), per activation. */
+  x: unknown[] | undefined = undefined;
   allocaMark = 0;
   sc = 0;
   sp = 0;
@@ -111,6 +113,7 @@ export class Machine {
     fr.info = info;
     fr.pc = 0;
     fr.va = null;
+    fr.x = undefined;
     const m = this.mem;
     fr.allocaMark = m.allocaTop;
     fr.sc = m.sc;

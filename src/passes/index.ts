@@ -3,26 +3,26 @@
  * module. Add a pass by writing src/passes/NAME.ts exporting a PassInfo and listing it here.
  */
 import type { Module } from '../ir/module.js';
-import { verifyModule } from '../ir/verifier.js';
+import { verifyFunction, verifyModule } from '../ir/verifier.js';
 import { dcePass } from './dce.js';
-import { prePass } from './pre.js';
-import { gvnPass } from './gvn.js';
-import { lvnPass } from './lvn.js';
-import { earlyCsePass } from './early-cse.js';
-import { copypropPass } from './copyprop.js';
-import { adcePass } from './adce.js';
-import { constpropPass } from './constprop.js';
-import { sccpPass } from './sccp.js';
 import { simplifycfgPass } from './simplifycfg.js';
 import { loopSimplifyPass } from './loop-simplify.js';
 import { licmPass } from './licm.js';
 import { inlinePass } from './inline.js';
 import { tailcallelimPass } from './tailcallelim.js';
-import { instsimplifyPass } from './instsimplify.js';
-import { instcombinePass } from './instcombine.js';
+import { indvarsPass } from './indvars.js';
 import { jumpThreadingPass } from './jump-threading.js';
 import { loopRotatePass } from './loop-rotate.js';
-import { indvarsPass } from './indvars.js';
+import { instsimplifyPass } from './instsimplify.js';
+import { instcombinePass } from './instcombine.js';
+import { sccpPass } from './sccp.js';
+import { constpropPass } from './constprop.js';
+import { adcePass } from './adce.js';
+import { copypropPass } from './copyprop.js';
+import { earlyCsePass } from './early-cse.js';
+import { lvnPass } from './lvn.js';
+import { gvnPass } from './gvn.js';
+import { prePass } from './pre.js';
 import { SSA_PASSES } from '../ssa/passes.js';
 import { Instrumentation, PassManager } from './pass-manager.js';
 import { registerStandardPipelines } from './pipelines.js';
@@ -31,25 +31,25 @@ import { parsePipeline, registerPass, type PassInfo } from './registry.js';
 const ALL_PASSES: PassInfo[] = [
   // one entry per pass file
   dcePass,
-  prePass,
-  gvnPass,
-  lvnPass,
-  earlyCsePass,
-  copypropPass,
-  adcePass,
-  constpropPass,
-  sccpPass,
   simplifycfgPass,
   loopSimplifyPass,
   licmPass,
   inlinePass,
   tailcallelimPass,
-  instsimplifyPass,
-  instcombinePass,
-  ...SSA_PASSES,
+  indvarsPass,
   jumpThreadingPass,
   loopRotatePass,
-  indvarsPass,
+  instsimplifyPass,
+  instcombinePass,
+  sccpPass,
+  constpropPass,
+  adcePass,
+  copypropPass,
+  earlyCsePass,
+  lvnPass,
+  gvnPass,
+  prePass,
+  ...SSA_PASSES,
 ];
 
 let registered = false;
@@ -64,7 +64,10 @@ export function ensureRegistered(): void {
 export function runPipeline(m: Module, pipeline: string, instr: Instrumentation = {}): PassManager {
   ensureRegistered();
   const nodes = parsePipeline(pipeline);
-  const pm = new PassManager(m, { verify: (mod) => verifyModule(mod).map((e) => e.message), ...instr });
+  const pm = new PassManager(m, {
+    verify: (mod, fn) => (fn !== undefined ? verifyFunction(fn) : verifyModule(mod)).map((e) => e.message),
+    ...instr,
+  });
   pm.run(nodes);
   return pm;
 }

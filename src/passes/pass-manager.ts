@@ -61,8 +61,11 @@ export interface Instrumentation {
   log?: (text: string) => void;
   /** Trace lines from passes that can explain themselves. */
   trace?: ((line: string) => void) | null;
-  /** The verifier to use (injected so the pass manager does not depend on it). */
-  verify?: (m: Module) => string[];
+  /**
+   * The verifier to use (injected so the pass manager does not depend on it). After a
+   * function pass only that function is checked (`fn` given), keeping verify-each linear.
+   */
+  verify?: (m: Module, fn?: Function) => string[];
 }
 
 export interface PassTiming {
@@ -167,7 +170,7 @@ export class PassManager {
     if (this.opts.timePasses) this.time(pass.name, performance.now() - t0);
     const preserved: Preserved = r.preserved ?? (r.changed ? 'none' : 'all');
     fam.invalidate(r.changed ? preserved : 'all');
-    this.after(pass.name, r.changed, before, () => printFunction(fn), `function '${fn.name}'`);
+    this.after(pass.name, r.changed, before, () => printFunction(fn), `function '${fn.name}'`, fn);
     return r.changed;
   }
 
@@ -199,14 +202,14 @@ export class PassManager {
     t.ms += ms;
   }
 
-  private after(name: string, changed: boolean, before: string | null, print: () => string, what: string): void {
+  private after(name: string, changed: boolean, before: string | null, print: () => string, what: string, fn?: Function): void {
     if (this.opts.printAfterAll) this.log(`; *** IR Dump After ${name} on ${what} ***\n${print()}\n`);
     if (this.opts.printChanged && changed && before !== null) {
       const after = print();
       if (after !== before) this.log(`; *** IR Dump After ${name} on ${what} (changed) ***\n${unifiedDiff(before, after)}\n`);
     }
     if (this.opts.verifyEach && this.opts.verify) {
-      const problems = this.opts.verify(this.module);
+      const problems = this.opts.verify(this.module, fn);
       if (problems.length > 0) throw new VerifyEachError(name, problems, printModule(this.module));
     }
   }
