@@ -7,9 +7,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateCProgram } from '../src/fuzz/c-gen.js';
+import { V8_FLAGS } from '../scripts/node-flags.mjs';
 
 export const OUT = join(process.cwd(), 'bench', 'out');
-export const SSAKIT = ['node', join(process.cwd(), 'dist', 'ssakit.js')];
+/** How the `ssakit` command runs (node with the flags of its shebang line). */
+export const SSAKIT = ['node', ...V8_FLAGS, join(process.cwd(), 'dist', 'ssakit.js')];
 
 export function hasTool(t: string): boolean {
   return spawnSync(t, ['--version']).status === 0;
@@ -68,6 +70,29 @@ export function measure(cmd: string[], opts: { input?: string | Buffer; timeout?
     status: r.status,
     stderr: stderr.replace(/__TIME__.*\n?/, ''),
   };
+}
+
+/**
+ * Runs each command `n` times, interleaved (a, b, a, b, ...) so that a burst of load on a
+ * shared machine hits both alike, and keeps each one's fastest run and largest memory.
+ */
+export function measureBest(cmds: string[][], n: number, opts: { input?: string | Buffer; timeout?: number } = {}): Measured[] {
+  const best: (Measured | null)[] = cmds.map(() => null);
+  for (let k = 0; k < n; k++) {
+    cmds.forEach((cmd, j) => {
+      const r = measure(cmd, opts);
+      const b = best[j];
+      if (b === null || r.status !== 0) best[j] = r;
+      else best[j] = { ...b, seconds: Math.min(b.seconds, r.seconds), maxRssMB: Math.max(b.maxRssMB ?? 0, r.maxRssMB ?? 0) };
+    });
+  }
+  return best as Measured[];
+}
+
+/** `--repeat=N` from the command line, else the default. */
+export function repeatFromArgs(dflt: number): number {
+  const a = process.argv.find((x) => x.startsWith('--repeat='));
+  return a ? Math.max(1, Number(a.slice(9))) : dflt;
 }
 
 export function table(header: string[], rows: (string | number)[][]): string {

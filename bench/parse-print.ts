@@ -1,11 +1,11 @@
 /**
  * bench/parse-print: whole-process `ssakit opt -S` (parse + verify + print) against
- * `opt-19 -S` on the same clang-19 -O0 files of 10k, 100k and 1M instructions, one run
- * each, with peak memory and the cost per 1k instructions. Run: npm run bench:parse-print
- * (after npm run build). `--sizes=10000,100000` to choose sizes.
+ * `opt-19 -S` on the same clang-19 -O0 files of 10k, 100k and 1M instructions, the best of
+ * three interleaved runs each, with peak memory and the cost per 1k instructions.
+ * Run: npm run bench:parse-print. `--sizes=10000,100000` to choose sizes, `--repeat=N` runs.
  */
 import { join } from 'node:path';
-import { OUT, SSAKIT, hasTool, largeInput, measure, sizesFromArgs, table } from './common.js';
+import { OUT, SSAKIT, hasTool, largeInput, measureBest, repeatFromArgs, sizesFromArgs, table } from './common.js';
 
 if (!hasTool('opt-19')) {
   console.error('opt-19 not found: install llvm-19');
@@ -14,8 +14,13 @@ if (!hasTool('opt-19')) {
 const rows: (string | number)[][] = [];
 for (const size of sizesFromArgs([10_000, 100_000, 1_000_000])) {
   const { path, instructions } = largeInput(size);
-  const llvm = measure(['opt-19', '-S', path, '-o', join(OUT, 'pp-llvm.ll')]);
-  const ours = measure([...SSAKIT, 'opt', '-S', path, '-o', join(OUT, 'pp-ours.ll')]);
+  const [llvm, ours] = measureBest(
+    [
+      ['opt-19', '-S', path, '-o', join(OUT, 'pp-llvm.ll')],
+      [...SSAKIT, 'opt', '-S', path, '-o', join(OUT, 'pp-ours.ll')],
+    ],
+    repeatFromArgs(3),
+  );
   if (ours.status !== 0) throw new Error(`ssakit failed: ${ours.stderr}`);
   rows.push([
     instructions,
@@ -27,5 +32,5 @@ for (const size of sizesFromArgs([10_000, 100_000, 1_000_000])) {
     ours.maxRssMB ?? '-',
   ]);
 }
-console.log('parse + verify + print, whole process, one run each (ratio = ssakit / opt-19)\n');
+console.log(`parse + verify + print, whole process, best of ${repeatFromArgs(3)} runs (ratio = ssakit / opt-19)\n`);
 console.log(table(['instructions', 'opt-19 s', 'ssakit s', 'ratio', 'ssakit µs/1k', 'opt-19 MB', 'ssakit MB'], rows));

@@ -102,7 +102,7 @@ function wholeProcess(cmd: string[]): { seconds: number; mb: number | null } {
 const ms = (x: number): string => fmt(Math.round(x));
 
 async function main(): Promise<void> {
-  if (!existsSync(SSAKIT[1])) throw new Error('dist/ssakit.js is missing: run `node scripts/build.mjs` (npm run bench:sysy does)');
+  if (!existsSync(SSAKIT[SSAKIT.length - 1])) throw new Error('dist/ssakit.js is missing: run `node scripts/build.mjs` (npm run bench:sysy does)');
   const driver = await bundleDriver();
   const inRows: (string | number)[][] = [];
   const wholeRows: (string | number)[][] = [];
@@ -122,8 +122,8 @@ async function main(): Promise<void> {
       ms(b.print), ms(a.print),
     ]);
     process.stderr.write(`${lines} lines: whole process…\n`);
-    const wb = wholeProcess(['node', ...NODE_FLAGS, SSAKIT[1], 'compile', sy, '-o', '/dev/null']);
-    const wa = wholeProcess(['node', ...NODE_FLAGS, SSAKIT[1], 'compile', sy, '--ssa=alloca', '--mem2reg', '-o', '/dev/null']);
+    const wb = wholeProcess(['node', ...NODE_FLAGS, SSAKIT[SSAKIT.length - 1], 'compile', sy, '-o', '/dev/null']);
+    const wa = wholeProcess(['node', ...NODE_FLAGS, SSAKIT[SSAKIT.length - 1], 'compile', sy, '--ssa=alloca', '--mem2reg', '-o', '/dev/null']);
     const wc = clang ? wholeProcess(['clang-19', '-O0', '-w', '-S', '-emit-llvm', '-x', 'c', c, '-o', '/dev/null']) : null;
     wholeRows.push([
       lines, fmt(wb.seconds), fmt(wa.seconds), (wb.seconds / wa.seconds).toFixed(2),

@@ -73,6 +73,13 @@ export class ConstantInt extends Constant {
   isZero(): boolean { return this.value === 0n; }
   isOne(): boolean { return this.value === (this.type.bits === 1 ? -1n : 1n); }
   isAllOnes(): boolean { return this.value === -1n; }
+
+  private text: string | null = null;
+  /** The value as LLVM prints it (`-5`, `true`); cached, since interned constants print often. */
+  toText(): string {
+    if (this.text === null) this.text = this.type.bits === 1 ? (this.value === 0n ? 'false' : 'true') : this.value.toString();
+    return this.text;
+  }
 }
 
 export class ConstantFP extends Constant {

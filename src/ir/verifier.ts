@@ -361,6 +361,8 @@ function primitiveBits(t: Type): number {
 }
 /** Whether values of `t` have a size (can be allocated, loaded, stored). Iterative. */
 export function isSized(t: Type): boolean {
+  const k = t.kind;
+  if (k === TypeKind.Int || k === TypeKind.Ptr || k === TypeKind.Float || k === TypeKind.Double) return true;
   const stack: Type[] = [t];
   while (stack.length > 0) {
     const x = stack.pop()!;
@@ -395,14 +397,16 @@ function sameShape(a: Type, b: Type): boolean {
   return vecCount(a) === vecCount(b);
 }
 
+function operandCountProblem(name: string, want: number, have: number): string {
+  return `'${name}' needs ${want} operand${want === 1 ? '' : 's'}, has ${have}`;
+}
 function typeProblem(i: Instruction, fn: Function): string | null {
   const ops = i.ops;
   const op = i.op;
   const name = OPCODE_NAMES[op];
   const t = i.type;
-  const nops = (k: number): string | null => (ops.length === k ? null : `'${name}' needs ${k} operand${k === 1 ? '' : 's'}, has ${ops.length}`);
   if (isBinaryOp(op)) {
-    const e = nops(2);
+    const e = (ops.length === 2 ? null : operandCountProblem(name, 2, ops.length));
     if (e !== null) return e;
     const a = ops[0].value.type;
     const b = ops[1].value.type;
@@ -415,21 +419,21 @@ function typeProblem(i: Instruction, fn: Function): string | null {
   }
   switch (op) {
     case Opcode.FNeg: {
-      const e = nops(1);
+      const e = (ops.length === 1 ? null : operandCountProblem(name, 1, ops.length));
       if (e !== null) return e;
       if (!isFPOrFPVector(ops[0].value.type)) return `fneg needs a floating-point operand, not '${ops[0].value.type}'`;
       if (t !== ops[0].value.type) return 'fneg result type differs from its operand type';
       return null;
     }
     case Opcode.Freeze: {
-      const e = nops(1);
+      const e = (ops.length === 1 ? null : operandCountProblem(name, 1, ops.length));
       if (e !== null) return e;
       if (t !== ops[0].value.type) return 'freeze result type differs from its operand type';
       return null;
     }
     case Opcode.ICmp:
     case Opcode.FCmp: {
-      const e = nops(2);
+      const e = (ops.length === 2 ? null : operandCountProblem(name, 2, ops.length));
       if (e !== null) return e;
       const a = ops[0].value.type;
       const b = ops[1].value.type;
@@ -445,7 +449,7 @@ function typeProblem(i: Instruction, fn: Function): string | null {
       return null;
     }
     case Opcode.Select: {
-      const e = nops(3);
+      const e = (ops.length === 3 ? null : operandCountProblem(name, 3, ops.length));
       if (e !== null) return e;
       const c = ops[0].value.type;
       const a = ops[1].value.type;
@@ -469,12 +473,12 @@ function typeProblem(i: Instruction, fn: Function): string | null {
     case Opcode.IntToPtr:
     case Opcode.BitCast:
     case Opcode.AddrSpaceCast: {
-      const e = nops(1);
+      const e = (ops.length === 1 ? null : operandCountProblem(name, 1, ops.length));
       if (e !== null) return e;
       return castProblem(op, ops[0].value.type, t);
     }
     case Opcode.Alloca: {
-      const e = nops(1);
+      const e = (ops.length === 1 ? null : operandCountProblem(name, 1, ops.length));
       if (e !== null) return e;
       if (!ops[0].value.type.isInt()) return `alloca element count must be an integer, not '${ops[0].value.type}'`;
       if (i.auxType === null || !isSized(i.auxType)) return `Cannot allocate unsized type '${i.auxType ?? 'none'}'`;
@@ -482,14 +486,14 @@ function typeProblem(i: Instruction, fn: Function): string | null {
       return null;
     }
     case Opcode.Load: {
-      const e = nops(1);
+      const e = (ops.length === 1 ? null : operandCountProblem(name, 1, ops.length));
       if (e !== null) return e;
       if (!ops[0].value.type.isPtr()) return `Load operand must be a pointer, not '${ops[0].value.type}'`;
       if (!t.isFirstClass() || !isSized(t)) return `loading unsized or non-first-class type '${t}'`;
       return null;
     }
     case Opcode.Store: {
-      const e = nops(2);
+      const e = (ops.length === 2 ? null : operandCountProblem(name, 2, ops.length));
       if (e !== null) return e;
       if (!ops[1].value.type.isPtr()) return `Store address operand must be a pointer, not '${ops[1].value.type}'`;
       const vt = ops[0].value.type;
@@ -548,11 +552,11 @@ function typeProblem(i: Instruction, fn: Function): string | null {
       return null;
     }
     case Opcode.Unreachable:
-      return nops(0);
+      return (ops.length === 0 ? null : operandCountProblem(name, 0, ops.length));
     case Opcode.ExtractValue:
     case Opcode.InsertValue: {
-      const e = nops(op === Opcode.ExtractValue ? 1 : 2);
-      if (e !== null) return e;
+      const want = op === Opcode.ExtractValue ? 1 : 2;
+      if (ops.length !== want) return operandCountProblem(name, want, ops.length);
       const agg = ops[0].value.type;
       if (!agg.isAggregate()) return `${name} operand must be an aggregate, not '${agg}'`;
       let cur = agg;
@@ -570,21 +574,21 @@ function typeProblem(i: Instruction, fn: Function): string | null {
       return t === agg ? null : 'insertvalue result type differs from the aggregate type';
     }
     case Opcode.ExtractElement: {
-      const e = nops(2);
+      const e = (ops.length === 2 ? null : operandCountProblem(name, 2, ops.length));
       if (e !== null) return e;
       const v = ops[0].value.type;
       if (v.kind !== TypeKind.Vector || !ops[1].value.type.isInt()) return 'Invalid extractelement operands!';
       return t === v.elem ? null : `extractelement result type should be '${v.elem}'`;
     }
     case Opcode.InsertElement: {
-      const e = nops(3);
+      const e = (ops.length === 3 ? null : operandCountProblem(name, 3, ops.length));
       if (e !== null) return e;
       const v = ops[0].value.type;
       if (v.kind !== TypeKind.Vector || ops[1].value.type !== v.elem || !ops[2].value.type.isInt()) return 'Invalid insertelement operands!';
       return t === v ? null : 'insertelement result type differs from the vector type';
     }
     case Opcode.ShuffleVector: {
-      const e = nops(2);
+      const e = (ops.length === 2 ? null : operandCountProblem(name, 2, ops.length));
       if (e !== null) return e;
       const a = ops[0].value.type;
       if (a.kind !== TypeKind.Vector || ops[1].value.type !== a) return 'Invalid shufflevector operands!';
@@ -592,7 +596,7 @@ function typeProblem(i: Instruction, fn: Function): string | null {
       return t.kind === TypeKind.Vector && t.elem === a.elem && t.count === len ? null : 'shufflevector result type does not match its mask';
     }
     case Opcode.VAArg: {
-      const e = nops(1);
+      const e = (ops.length === 1 ? null : operandCountProblem(name, 1, ops.length));
       if (e !== null) return e;
       return ops[0].value.type.isPtr() ? null : 'va_arg operand must be a pointer';
     }
@@ -602,43 +606,49 @@ function typeProblem(i: Instruction, fn: Function): string | null {
 }
 
 function castProblem(op: Opcode, src: Type, dst: Type): string | null {
-  const name = OPCODE_NAMES[op];
-  const bad = `invalid cast: ${name} from '${src}' to '${dst}'`;
+  const ok = castOk(op, src, dst);
+  if (ok === true) return null;
+  const bad = `invalid cast: ${OPCODE_NAMES[op]} from '${src}' to '${dst}'`;
+  return ok === false ? bad : `${bad} ${ok}`;
+}
+
+/** true when the cast is valid, false when not, or a parenthesised reason. */
+function castOk(op: Opcode, src: Type, dst: Type): boolean | string {
   if (src.kind === TypeKind.Vector || dst.kind === TypeKind.Vector) {
-    if (op !== Opcode.BitCast && vecCount(src) !== vecCount(dst)) return `${bad} (vector lengths differ)`;
+    if (op !== Opcode.BitCast && vecCount(src) !== vecCount(dst)) return '(vector lengths differ)';
   }
   const s = src.scalarType();
   const d = dst.scalarType();
   switch (op) {
     case Opcode.Trunc:
-      return s.isInt() && d.isInt() && s.bits > d.bits ? null : bad;
+      return s.isInt() && d.isInt() && s.bits > d.bits ? true : false;
     case Opcode.ZExt:
     case Opcode.SExt:
-      return s.isInt() && d.isInt() && s.bits < d.bits ? null : bad;
+      return s.isInt() && d.isInt() && s.bits < d.bits ? true : false;
     case Opcode.FPTrunc:
-      return s.isFloatingPoint() && d.isFloatingPoint() && s.bits > d.bits ? null : bad;
+      return s.isFloatingPoint() && d.isFloatingPoint() && s.bits > d.bits ? true : false;
     case Opcode.FPExt:
-      return s.isFloatingPoint() && d.isFloatingPoint() && s.bits < d.bits ? null : bad;
+      return s.isFloatingPoint() && d.isFloatingPoint() && s.bits < d.bits ? true : false;
     case Opcode.FPToUI:
     case Opcode.FPToSI:
-      return s.isFloatingPoint() && d.isInt() ? null : bad;
+      return s.isFloatingPoint() && d.isInt() ? true : false;
     case Opcode.UIToFP:
     case Opcode.SIToFP:
-      return s.isInt() && d.isFloatingPoint() ? null : bad;
+      return s.isInt() && d.isFloatingPoint() ? true : false;
     case Opcode.PtrToInt:
-      return s.isPtr() && d.isInt() ? null : bad;
+      return s.isPtr() && d.isInt() ? true : false;
     case Opcode.IntToPtr:
-      return s.isInt() && d.isPtr() ? null : bad;
+      return s.isInt() && d.isPtr() ? true : false;
     case Opcode.AddrSpaceCast:
-      return s.isPtr() && d.isPtr() && s.bits !== d.bits ? null : bad;
+      return s.isPtr() && d.isPtr() && s.bits !== d.bits ? true : false;
     case Opcode.BitCast: {
-      if (!src.isFirstClass() || !dst.isFirstClass() || src.isAggregate() || dst.isAggregate()) return bad;
-      if (s.isPtr() || d.isPtr()) return s.isPtr() && d.isPtr() && s.bits === d.bits && vecCount(src) === vecCount(dst) ? null : bad;
+      if (!src.isFirstClass() || !dst.isFirstClass() || src.isAggregate() || dst.isAggregate()) return false;
+      if (s.isPtr() || d.isPtr()) return s.isPtr() && d.isPtr() && s.bits === d.bits && vecCount(src) === vecCount(dst) ? true : false;
       const a = primitiveBits(src);
-      return a !== 0 && a === primitiveBits(dst) ? null : `${bad} (sizes differ)`;
+      return a !== 0 && a === primitiveBits(dst) ? true : '(sizes differ)';
     }
     default:
-      return bad;
+      return false;
   }
 }
 

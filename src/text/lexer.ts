@@ -105,6 +105,8 @@ function hexVal(c: number): number {
   return -1;
 }
 
+const INTERN_MASK = 4095;
+
 export class Lexer {
   pos = 0;
   line = 1;
@@ -311,7 +313,12 @@ export class Lexer {
     }
     if (isIdChar(c)) {
       let q = p;
-      while (q < n && isIdChar(src.charCodeAt(q))) q++;
+      let h = 0;
+      for (; q < n; q++) {
+        const d = src.charCodeAt(q);
+        if (!isIdChar(d)) break;
+        h = (h * 31 + d) | 0;
+      }
       if (src.charCodeAt(q) === 58 /* : */) {
         // a label definition: `name:` or `12:`
         let allDigits = true;
@@ -338,7 +345,7 @@ export class Lexer {
         this.pos = q;
         return (this.tok = Tok.Int);
       }
-      this.text = src.slice(p, q);
+      this.text = this.intern(p, q, h);
       this.pos = q;
       return (this.tok = Tok.Word);
     }
@@ -370,9 +377,14 @@ export class Lexer {
       }
     }
     let q = p + 1;
-    while (q < n && isIdChar(src.charCodeAt(q))) q++;
+    let h = 0;
+    for (; q < n; q++) {
+      const e = src.charCodeAt(q);
+      if (!isIdChar(e)) break;
+      h = (h * 31 + e) | 0;
+    }
     if (q === p + 1) this.lexError(p, `expected a name after '${src[p]}'`);
-    this.text = src.slice(p + 1, q);
+    this.text = this.intern(p + 1, q, h);
     this.pos = q;
     return (this.tok = named);
   }
@@ -459,10 +471,41 @@ export class Lexer {
         q = r;
       }
     }
-    this.text = src.slice(p, q);
+    this.text = isFloat ? src.slice(p, q) : this.internAny(p, q);
     this.pos = q;
     return (this.tok = isFloat ? Tok.Float : Tok.Int);
   }
+
+  /**
+   * The text `src[p, q)`, reusing an earlier equal string when the cache holds one: the
+   * same keywords, types and names recur on every line, and slicing each afresh was a
+   * large share of the parser's allocation. `h` is the caller's hash of the characters.
+   */
+  private intern(p: number, q: number, h: number): string {
+    const len = q - p;
+    if (len > 32) return this.src.slice(p, q);
+    const slot = (h ^ (h >>> 12) ^ len) & INTERN_MASK;
+    const cached = this.internTable[slot];
+    if (cached !== undefined && cached.length === len) {
+      const src = this.src;
+      let k = 0;
+      while (k < len && cached.charCodeAt(k) === src.charCodeAt(p + k)) k++;
+      if (k === len) return cached;
+    }
+    const s = this.src.slice(p, q);
+    this.internTable[slot] = s;
+    return s;
+  }
+
+  private internAny(p: number, q: number): string {
+    if (q - p > 32) return this.src.slice(p, q);
+    const src = this.src;
+    let h = 0;
+    for (let k = p; k < q; k++) h = (h * 31 + src.charCodeAt(k)) | 0;
+    return this.intern(p, q, h);
+  }
+
+  private readonly internTable: (string | undefined)[] = new Array<string | undefined>(INTERN_MASK + 1).fill(undefined);
 
   /** Raw source text between two offsets (for attributes and metadata kept opaquely). */
   slice(from: number, to: number): string {

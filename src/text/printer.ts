@@ -228,9 +228,7 @@ class Printer {
   constant(c: Constant): string {
     switch (c.kind) {
       case ValueKind.ConstantInt: {
-        const ci = c as ConstantInt;
-        if (ci.type.bits === 1) return ci.value === 0n ? 'false' : 'true';
-        return ci.value.toString();
+        return (c as ConstantInt).toText();
       }
       case ValueKind.ConstantFP:
         return formatFloatLiteral((c as ConstantFP).value, c.type);
