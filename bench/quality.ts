@@ -9,6 +9,8 @@
  * for both optimizers (our inliner respects it as LLVM's does).
  *
  * Run: npm run bench:quality [-- --only=c|sysy] [--sizes=10000,100000] [--no-compile-time]
+ *      [--o2=PIPELINE] (try another pipeline in place of our -O2, e.g. to evaluate a pass)
+ *      [--heavy] (only the compute-heavy programs)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -31,6 +33,8 @@ interface Program {
   lang: 'c' | 'sysy';
   ll: string;
   stdin: string;
+  /** From the compute-heavy sets (bench/programs, test/sysy/perf). */
+  heavy: boolean;
 }
 
 function cPrograms(dir: string): Program[] {
@@ -42,7 +46,7 @@ function cPrograms(dir: string): Program[] {
     const r = spawnSync('clang-19', ['-O0', '-Xclang', '-disable-O0-optnone', '-w', '-S', '-emit-llvm', path, '-o', llPath], { encoding: 'utf8' });
     if (r.status !== 0) continue;
     const inPath = path.replace(/\.c$/, '.in');
-    out.push({ name: f.replace(/\.c$/, ''), lang: 'c', ll: stripNoinline(readFileSync(llPath, 'utf8')), stdin: existsSync(inPath) ? readFileSync(inPath, 'utf8') : '' });
+    out.push({ name: f.replace(/\.c$/, ''), lang: 'c', ll: stripNoinline(readFileSync(llPath, 'utf8')), stdin: existsSync(inPath) ? readFileSync(inPath, 'utf8') : '', heavy: dir.startsWith('bench') });
   }
   return out;
 }
@@ -55,7 +59,7 @@ function sysyPrograms(dir: string): Program[] {
     const r = compileSysY(readFileSync(path, 'utf8'), path, { ssa: 'alloca' });
     if (!r.module) continue;
     const inPath = path.replace(/\.sy$/, '.in');
-    out.push({ name: f.replace(/\.sy$/, ''), lang: 'sysy', ll: printModule(r.module), stdin: existsSync(inPath) ? readFileSync(inPath, 'utf8') : '' });
+    out.push({ name: f.replace(/\.sy$/, ''), lang: 'sysy', ll: printModule(r.module), stdin: existsSync(inPath) ? readFileSync(inPath, 'utf8') : '', heavy: dir.endsWith('perf') });
   }
   return out;
 }
@@ -66,9 +70,11 @@ function dynamicCount(llText: string, stdin: string): { count: number; out: stri
   return { count: r.stats!.total, out: r.stdoutBytes!.toString('latin1'), code: r.exitCode };
 }
 
+const O2_OVERRIDE = process.argv.find((a) => a.startsWith('--o2='))?.slice(5);
+
 function ours(llText: string, level: 'O1' | 'O2'): string {
   const m = parseModule(llText, 'bench.ll');
-  runPipeline(m, `default<${level}>`);
+  runPipeline(m, level === 'O2' && O2_OVERRIDE !== undefined ? O2_OVERRIDE : `default<${level}>`);
   return printModule(m);
 }
 
@@ -91,10 +97,11 @@ function main(): void {
   const programs = [
     ...(only === 'sysy' ? [] : [...cPrograms('test/programs'), ...cPrograms('bench/programs')]),
     ...(only === 'c' ? [] : [...sysyPrograms('test/sysy/perf'), ...sysyPrograms('test/sysy')]),
-  ];
+  ].filter((p) => p.heavy || !process.argv.includes('--heavy'));
   const rows: (string | number)[][] = [];
   const ratios: number[] = [];
   const ratiosO1: number[] = [];
+  const heavyRatios: number[] = [];
   const worst: [number, string][] = [];
   for (const p of programs) {
     const base = dynamicCount(p.ll, p.stdin);
@@ -119,12 +126,14 @@ function main(): void {
       worst.push([ratio, p.name]);
     }
     if (typeof o1 === 'number' && typeof llvm === 'number') ratiosO1.push(o1 / llvm);
+    if (p.heavy && typeof o2 === 'number' && typeof llvm === 'number') heavyRatios.push(o2 / llvm);
     rows.push([p.lang, p.name, base.count, o1, o2, llvm, typeof o2 === 'number' && typeof llvm === 'number' ? o2 / llvm : '-']);
   }
   console.log('dynamic instructions executed (our interpreter, --stats)\n');
   console.log(table(['lang', 'program', 'unoptimized', 'ours -O1', 'ours -O2', 'opt-19 -O2', 'O2/LLVM'], rows));
   console.log(`\ngeomean ours -O2 / opt-19 -O2: ${geomean(ratios).toFixed(3)} over ${ratios.length} programs`);
   console.log(`geomean ours -O1 / opt-19 -O2: ${geomean(ratiosO1).toFixed(3)}`);
+  console.log(`geomean ours -O2 / opt-19 -O2 on the compute-heavy programs (bench/programs, test/sysy/perf): ${geomean(heavyRatios).toFixed(3)} over ${heavyRatios.length}`);
   worst.sort((a, b) => b[0] - a[0]);
   console.log(`worst: ${worst.slice(0, 8).map(([r, n]) => `${n} ${r.toFixed(2)}`).join(', ')}`);
 

@@ -2,7 +2,7 @@
  * sylib.c — the SysY 2022 runtime library, written for ssakit after the
  * contest's documented behaviour:
  *
- * - getint: scanf("%d"); getch: getchar(); getfloat: scanf("%a"), which
+ * - getint: scanf("%d"); getch: one byte as a signed char, -1 at end of input; getfloat: scanf("%a"), which
  *   accepts decimal as well as hexadecimal floating input.
  * - getarray/getfarray: read n, then n elements; return n.
  * - putint: "%d"; putch: one byte; putfloat: "%a".
@@ -27,7 +27,10 @@ int getint(void) {
 }
 
 int getch(void) {
-  return getchar();
+  /* the contest's runtime reads a `char` with scanf("%c"): bytes above 127 come back
+     negative (char is signed on x86); at end of input we return -1 */
+  int c = getchar();
+  return c == EOF ? -1 : (int)(signed char)c;
 }
 
 float getfloat(void) {

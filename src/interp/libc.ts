@@ -919,7 +919,11 @@ export const LIBC: Record<string, ExternalFn> = {
   },
   // SysY runtime (the contest's sylib semantics)
   getint: (S) => getIntFromStdin(S),
-  getch: (S) => S.inp.getc(),
+  // the contest's getch reads a signed `char`: bytes above 127 come back negative; -1 at end of input
+  getch: (S) => {
+    const c = S.inp.getc();
+    return c < 0 ? -1 : (c << 24) >> 24;
+  },
   getfloat: (S) => getFloatFromStdin(S),
   getarray: (S, a) => {
     const n = getIntFromStdin(S);

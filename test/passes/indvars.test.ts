@@ -157,4 +157,62 @@ x:
     expect(r.fnText('f')).not.toMatch(/%row = mul/);
     sameResults(ir, 'indvars<strength-reduce=always>', 'f', [[1], [3], [8]]);
   });
+  it('widens a sign-extended IV: the sext and the narrow IV go, the exit test moves to i64', () => {
+    // i runs 0..99 with a plain (flagless) add: the exit test bounds it, so no increment overflows
+    const ir = `
+@a = global [100 x i32] zeroinitializer
+define i32 @f() {
+entry:
+  br label %h
+h:
+  %i = phi i32 [ 0, %entry ], [ %i1, %h ]
+  %s = phi i32 [ 0, %entry ], [ %s1, %h ]
+  %e = sext i32 %i to i64
+  %p = getelementptr inbounds [100 x i32], ptr @a, i64 0, i64 %e
+  store i32 %i, ptr %p
+  %im = add i32 %i, -1
+  %em = sext i32 %im to i64
+  %s1 = add i32 %s, %im
+  %i1 = add i32 %i, 1
+  %t = icmp slt i32 %i1, 100
+  br i1 %t, label %h, label %x
+x:
+  %q = getelementptr inbounds [100 x i32], ptr @a, i64 0, i64 %em
+  %v = load i32, ptr %q
+  %r = add i32 %s1, %v
+  ret i32 %r
+}`;
+    const r = opt(ir, 'indvars');
+    expect(stat(r, 'indvars', 'IVs widened')).toBe(1);
+    const t = r.fnText('f');
+    expect(t).toMatch(/%i\.wide = phi i64 \[ 0, %entry \], \[ %i\.wide\.next, %h \]/);
+    expect(t).toMatch(/%i\.wide\.next = add nsw i64 %i\.wide, 1/);
+    expect(t).toMatch(/%im\.wide = add nsw i64 %i\.wide, -1/);
+    expect(t).toMatch(/icmp slt i64 %i\.wide\.next, 100/);
+    expect(countOps(t, 'sext')).toBe(0);
+    sameResults(ir, 'indvars', 'f', [[]]);
+  });
+
+  it('does not widen when an increment may overflow', () => {
+    // i starts at a parameter: i + 1 may wrap at INT_MAX, and sext(i + 1) != sext(i) + 1 there
+    const ir = `
+define i64 @f(i32 %n) {
+entry:
+  br label %h
+h:
+  %i = phi i32 [ %n, %entry ], [ %i1, %h ]
+  %s = phi i64 [ 0, %entry ], [ %s1, %h ]
+  %e = sext i32 %i to i64
+  %s1 = add i64 %s, %e
+  %i1 = add i32 %i, 1
+  %t = icmp slt i32 %i1, 10
+  br i1 %t, label %h, label %x
+x:
+  ret i64 %s1
+}`;
+    const r = opt(ir, 'indvars');
+    expect(stat(r, 'indvars', 'IVs widened')).toBe(0);
+    expect(r.fnText('f')).toMatch(/sext i32 %i to i64/);
+    sameResults(ir, 'indvars', 'f', [[0], [9], [-5]]);
+  });
 });
