@@ -23,6 +23,7 @@ import { earlyCsePass } from './early-cse.js';
 import { lvnPass } from './lvn.js';
 import { gvnPass } from './gvn.js';
 import { prePass } from './pre.js';
+import { loopUnrollPass } from './loop-unroll.js';
 import { SSA_PASSES } from '../ssa/passes.js';
 import { Instrumentation, PassManager } from './pass-manager.js';
 import { registerStandardPipelines } from './pipelines.js';
@@ -49,6 +50,7 @@ const ALL_PASSES: PassInfo[] = [
   lvnPass,
   gvnPass,
   prePass,
+  loopUnrollPass,
   ...SSA_PASSES,
 ];
 

@@ -1,0 +1,312 @@
+/**
+ * Full loop unrolling, after LLVM's LoopUnrollPass with full unrolling only
+ * (lib/Transforms/Scalar/LoopUnrollPass.cpp, computeUnrollCount / tryToUnrollLoop, and
+ * lib/Transforms/Utils/LoopUnroll.cpp, UnrollLoop) and Cooper & Torczon, "Engineering a
+ * Compiler" §10.4 (loop unrolling; the trip count known at compile time).
+ *
+ * A loop is unrolled completely when
+ *  - it is innermost, in LoopSimplify form (`simplifyLoops` runs first: a preheader, one
+ *    latch, dedicated exits) and rotated: the latch is the only exiting block and ends in
+ *    `br i1 %c, label %header, label %exit` (or the successors swapped);
+ *  - %c is `icmp pred A, K` (either operand order) where K is a constant and A is a basic IV
+ *    of the header, `i = phi [C0, preheader], [i.next, latch]`, or its increment
+ *    `i.next = add i, C` / `add C, i` / `sub i, C`, C0 and C constants of any integer width;
+ *  - the trip count, found by simulating the IV with exact arithmetic mod 2^bits (nsw/nuw
+ *    flags do not matter: an execution that wraps would have met poison, but the simulation
+ *    follows the wrapped values, which is what the IR computes), is at most `max-trip-count`
+ *    (default 256) and trip count × instructions of the loop ≤ `threshold` (default 400);
+ *  - no instruction forbids duplication (indirectbr, `noduplicate` calls) and no loop block's
+ *    address is taken.
+ * The loop's blocks stay as copy 0 and are cloned trip count − 1 times with a value map per
+ * copy: the header phis of copy k are not cloned but map to the latch-incoming value of copy
+ * k − 1; copy 0's header phis become their preheader values. Each copy's latch branches
+ * unconditionally to the next copy's header, the last one to the exit; the exit's phis take
+ * the last copy's values from the last copy's latch, and every other use outside the loop of a
+ * loop value takes the last copy's clone. That is sound because the only way out is the latch
+ * → exit edge: a use outside the loop dominated by a definition in it is dominated by that
+ * edge, so the definition dominates the latch (it runs in every iteration, the last one
+ * included), and its clone in the last copy dominates the last latch and so the use. The now
+ * constant tests left in the copies are erased when unused; the straight-line chain of blocks
+ * is left for simplifycfg to merge and the constant IV for instcombine/sccp to fold.
+ *
+ * Invariants: every loop is read from the IR (blocks, phis, terminators) after one
+ * LoopSimplify and one LoopInfo; innermost loops are disjoint and unrolling one touches only
+ * its own blocks, its exit's phis and uses after it, so the other candidates stay valid.
+ * Iterative throughout (no recursion), cost O(trip count × loop size) per loop.
+ * Not done: partial and runtime unrolling, peeling, loops with several exits or exiting
+ * blocks other than the latch, symbolic or SCEV-derived trip counts, outer loops in the
+ * same run (they become innermost once their inner loops are gone: a later run sees them).
+ */
+import { BasicBlock } from '../ir/basic-block.js';
+import { ConstantInt } from '../ir/constants.js';
+import type { Function } from '../ir/function.js';
+import { Instruction } from '../ir/instruction.js';
+import { Opcode, swappedPred, type Pred } from '../ir/opcodes.js';
+import { voidType } from '../ir/types.js';
+import { Value, ValueKind } from '../ir/value.js';
+import { evalICmp } from '../analysis/instsimplify.js';
+import { CFG } from '../analysis/cfg.js';
+import { findLoops, type Loop, type LoopInfo } from '../analysis/loops.js';
+import { LoopAnalysis } from './analyses.js';
+import { simplifyLoops } from './loop-simplify.js';
+import type { FunctionPass, PassContext, PassResult } from './pass.js';
+import type { PassInfo } from './registry.js';
+
+export interface LoopUnrollOptions {
+  /** Largest unrolled size (trip count × instructions of the loop) that is unrolled. */
+  threshold: number;
+  /** Largest trip count simulated. */
+  maxTripCount: number;
+}
+
+export const DEFAULT_LOOP_UNROLL_OPTIONS: LoopUnrollOptions = { threshold: 400, maxTripCount: 256 };
+
+/** A candidate loop, read from the IR. */
+interface Shape {
+  header: BasicBlock;
+  preheader: BasicBlock;
+  latch: BasicBlock;
+  exit: BasicBlock;
+  /** The loop's blocks in layout order. */
+  blocks: BasicBlock[];
+  /** Instructions in the loop. */
+  size: number;
+}
+
+function isConst(v: Value): v is ConstantInt {
+  return v.kind === ValueKind.ConstantInt;
+}
+
+/** The shape of innermost loop `l`, or why it cannot be unrolled. */
+function readShape(l: Loop, li: LoopInfo): Shape | string {
+  if (l.subLoops.length > 0) return 'not innermost';
+  const cfg = li.cfg;
+  const header = cfg.blockOf(l.header)!;
+  const phId = l.preheader();
+  const latches = l.latches();
+  if (phId < 0 || latches.length !== 1) return 'not in simplify form';
+  const latch = cfg.blockOf(latches[0])!;
+  const exiting = l.exitingBlocks();
+  if (exiting.length !== 1 || exiting[0] !== latches[0]) return 'latch is not the only exiting block';
+  const t = latch.terminator();
+  if (t === null || !t.isConditionalBranch()) return 'latch does not branch conditionally';
+  const s0 = t.successor(0);
+  const s1 = t.successor(1);
+  if (!((s0 === header) !== (s1 === header))) return 'latch does not branch to the header and out';
+  const exit = s0 === header ? s1 : s0;
+  if (exit.predecessors().some((p) => p !== latch)) return 'exit is not dedicated';
+  const blocks: BasicBlock[] = [];
+  let size = 0;
+  for (const id of l.blocks()) {
+    const b = cfg.blockOf(id)!;
+    blocks.push(b);
+    size += b.size;
+    for (let u = b.firstUse; u !== null; u = u.next) if (u.user.kind !== ValueKind.Instruction) return 'block address taken';
+    for (let i = b.first; i !== null; i = i.next) {
+      if (i.op === Opcode.IndirectBr) return 'indirectbr';
+      if (i.op === Opcode.Call && /\b(noduplicate|convergent)\b/.test((i.callAttrs?.fn ?? '') + ' ' + (i.calledFunction()?.attrs.suffix ?? ''))) return 'call that must not be duplicated';
+    }
+  }
+  for (let p = header.first; p !== null && p.op === Opcode.Phi; p = p.next) if (p.numIncoming !== 2) return 'header phi with more than two entries';
+  return { header, preheader: cfg.blockOf(phId)!, latch, exit, blocks, size };
+}
+
+/**
+ * The number of times the body runs (≥ 1: the loop is bottom-tested), found by simulating the
+ * latch test's IV; null when the test is not on a constant IV or does not exit within `limit`.
+ */
+function constantTripCount(s: Shape, limit: number): number | null {
+  const t = s.latch.terminator()!;
+  const c = t.operand(0);
+  if (!(c instanceof Instruction) || c.op !== Opcode.ICmp) return null;
+  let a = c.operand(0);
+  let k = c.operand(1);
+  let pred: Pred = c.pred;
+  if (isConst(a) && !isConst(k)) {
+    [a, k] = [k, a];
+    pred = swappedPred(pred);
+  }
+  if (!isConst(k) || !(a instanceof Instruction) || !a.type.isInt()) return null;
+  // a is the IV's phi or its increment
+  let phi: Instruction;
+  let next: Instruction;
+  if (a.op === Opcode.Phi && a.parent === s.header) {
+    phi = a;
+    const n = a.incomingValueFor(s.latch);
+    if (!(n instanceof Instruction)) return null;
+    next = n;
+  } else {
+    next = a;
+    const p = next.op === Opcode.Add || next.op === Opcode.Sub ? next.operand(0) : null;
+    const q = next.op === Opcode.Add ? next.operand(1) : null;
+    const cand = p instanceof Instruction && p.op === Opcode.Phi && p.parent === s.header ? p : q instanceof Instruction && q.op === Opcode.Phi && q.parent === s.header ? q : null;
+    if (cand === null) return null;
+    phi = cand;
+  }
+  if (phi.incomingValueFor(s.latch) !== next) return null;
+  const start = phi.incomingValueFor(s.preheader);
+  if (start === undefined || !isConst(start)) return null;
+  let step: bigint;
+  if (next.op === Opcode.Add && next.operand(0) === phi && isConst(next.operand(1))) step = (next.operand(1) as ConstantInt).value;
+  else if (next.op === Opcode.Add && next.operand(1) === phi && isConst(next.operand(0))) step = (next.operand(0) as ConstantInt).value;
+  else if (next.op === Opcode.Sub && next.operand(0) === phi && isConst(next.operand(1))) step = -(next.operand(1) as ConstantInt).value;
+  else return null;
+  const w = phi.type.bits;
+  const stayOnTrue = t.successor(0) === s.header;
+  const bound = k.value;
+  const testsNext = a === next;
+  let i = start.value;
+  for (let trip = 1; trip <= limit; trip++) {
+    const n = BigInt.asIntN(w, i + step);
+    const stays = evalICmp(pred, w, testsNext ? n : i, bound) === stayOnTrue;
+    if (!stays) return trip;
+    i = n;
+  }
+  return null;
+}
+
+/** Unrolls the loop `s` completely, `trip` copies of the body in all. */
+function unroll(fn: Function, s: Shape, trip: number): void {
+  const { header, preheader, latch, exit, blocks } = s;
+  const inLoop = new Set(blocks);
+  const phis: Instruction[] = [];
+  for (let p = header.first; p !== null && p.op === Opcode.Phi; p = p.next) phis.push(p);
+  // values of the previous copy (copy 0: the original instructions themselves)
+  let prev: Map<Value, Value> | null = null;
+  const look = (m: Map<Value, Value> | null, v: Value): Value => (m === null ? v : (m.get(v) ?? v));
+  const headers: BasicBlock[] = [header];
+  const latches: BasicBlock[] = [latch];
+  let after = blocks[blocks.length - 1];
+  const copies = new Set<BasicBlock>();
+  for (let k = 1; k < trip; k++) {
+    const map = new Map<Value, Value>();
+    for (const p of phis) map.set(p, look(prev, p.incomingValueFor(latch)!));
+    const cloned: Instruction[] = [];
+    for (const b of blocks) {
+      const nb = new BasicBlock(b.name === '' ? '' : `${b.name}.${k}`);
+      fn.insertBlockAfter(nb, after);
+      copies.add(nb);
+      after = nb;
+      map.set(b, nb);
+      for (let i = b === header ? b.firstNonPhi() : b.first; i !== null; i = i.next) {
+        const c = i.clone();
+        if (c.name !== '') c.name = `${c.name}.${k}`;
+        nb.append(c);
+        map.set(i, c);
+        cloned.push(c);
+      }
+    }
+    for (const c of cloned) {
+      for (let j = 0; j < c.numOperands; j++) {
+        const v = map.get(c.operand(j));
+        if (v !== undefined) c.setOperand(j, v);
+      }
+      if (c.op === Opcode.Phi) for (let j = 0; j < c.numIncoming; j++) c.setIncomingBlock(j, map.get(c.incomingBlock(j)) as BasicBlock);
+    }
+    headers.push(map.get(header) as BasicBlock);
+    latches.push(map.get(latch) as BasicBlock);
+    prev = map;
+  }
+  // each copy's latch falls through to the next copy's header (after the cloning: copy 0 is
+  // cloned each time and must keep its test until then), the last one to the exit
+  headers.push(exit);
+  const conds: Instruction[] = [];
+  for (let k = 0; k < trip; k++) conds.push(replaceTerminator(latches[k], headers[k + 1]));
+  const lastLatch = latches[trip - 1];
+  // uses after the loop take the last copy's values (collected first: a last value may be an
+  // original instruction whose own uses are being replaced); the exit's phis come from the last latch
+  const replace: { user: Instruction; index: number; value: Value }[] = [];
+  for (const b of blocks) {
+    for (let i = b.first; i !== null; i = i.next) {
+      const last = look(prev, i);
+      if (last === i) continue;
+      for (let u = i.firstUse; u !== null; u = u.next) {
+        const user = u.user as Instruction;
+        const at = user.parent;
+        if (at !== null && !inLoop.has(at) && !copies.has(at)) replace.push({ user, index: u.index, value: last });
+      }
+    }
+  }
+  for (const r of replace) r.user.setOperand(r.index, r.value);
+  if (lastLatch !== latch) exit.replacePhiIncomingBlock(latch, lastLatch);
+  // copy 0 runs first: its header phis are the preheader's values
+  for (const p of phis) {
+    p.replaceAllUsesWith(p.incomingValueFor(preheader)!);
+    p.eraseFromParent();
+  }
+  for (const c of conds) if (!c.hasUses() && c.op === Opcode.ICmp) c.eraseFromParent();
+}
+
+/** Replaces `bb`'s conditional branch by `br to`; returns the old condition. */
+function replaceTerminator(bb: BasicBlock, to: BasicBlock): Instruction {
+  const t = bb.terminator()!;
+  const cond = t.operand(0) as Instruction;
+  bb.append(new Instruction(Opcode.Br, voidType, [to]));
+  t.eraseFromParent();
+  return cond;
+}
+
+export interface LoopUnrollStats {
+  unrolled: number;
+  changed: boolean;
+}
+
+/** Fully unrolls the innermost loops of `fn` with small constant trip counts (LoopSimplify first). */
+export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {}, cached?: LoopInfo, trace: ((line: string) => void) | null = null): LoopUnrollStats {
+  const o: LoopUnrollOptions = { ...DEFAULT_LOOP_UNROLL_OPTIONS, ...opts };
+  const s = simplifyLoops(fn, cached);
+  let changed = s.preheaders + s.backedges + s.exits > 0;
+  const li = !changed && cached !== undefined ? cached : findLoops(new CFG(fn));
+  // read every candidate first: unrolling one innermost loop leaves the others' blocks alone
+  const todo: { shape: Shape; trip: number }[] = [];
+  for (const l of li.loops) {
+    if (l.subLoops.length > 0) continue;
+    const name = li.cfg.blockOf(l.header)!.name;
+    const shape = readShape(l, li);
+    if (typeof shape === 'string') {
+      trace?.(`loop-unroll: %${name}: ${shape}`);
+      continue;
+    }
+    const limit = Math.min(o.maxTripCount, Math.floor(o.threshold / Math.max(1, shape.size)));
+    const trip = constantTripCount(shape, limit);
+    if (trip === null) {
+      trace?.(`loop-unroll: %${name}: no constant trip count ≤ ${limit}`);
+      continue;
+    }
+    trace?.(`loop-unroll: %${name}: trip count ${trip}, ${shape.size} instructions: unrolled`);
+    todo.push({ shape, trip });
+  }
+  for (const { shape, trip } of todo) unroll(fn, shape, trip);
+  if (todo.length > 0) changed = true;
+  return { unrolled: todo.length, changed };
+}
+
+export function parseLoopUnrollParams(params: string): Partial<LoopUnrollOptions> {
+  const o: Partial<LoopUnrollOptions> = {};
+  for (const raw of params.split(';')) {
+    const p = raw.trim();
+    if (p === '') continue;
+    const m = /^(threshold|max-trip-count)=(\d+)$/.exec(p);
+    if (m === null) throw new Error(`loop-unroll: unknown parameter '${p}' (expected threshold=N, max-trip-count=N)`);
+    if (m[1] === 'threshold') o.threshold = Number(m[2]);
+    else o.maxTripCount = Number(m[2]);
+  }
+  return o;
+}
+
+export const loopUnrollPass: PassInfo = {
+  name: 'loop-unroll',
+  description: 'fully unroll innermost loops with a small constant trip count',
+  create(params: string): FunctionPass {
+    const opts = parseLoopUnrollParams(params);
+    return {
+      kind: 'function',
+      name: 'loop-unroll',
+      run(fn: Function, ctx: PassContext): PassResult {
+        const r = unrollLoops(fn, opts, ctx.analyses.get(LoopAnalysis), ctx.trace);
+        if (r.unrolled) ctx.stat('loops unrolled', r.unrolled);
+        return { changed: r.changed, preserved: r.changed ? 'none' : 'all' };
+      },
+    };
+  },
+};
