@@ -48,12 +48,20 @@
  *    with no possibly-aliasing write between; `store (load p), p` with nothing written in
  *    between is deleted; a store overwritten by a later store to the same address with no
  *    read or side effect between is deleted.
+ *  - constant memory (src/analysis/const-memory.ts): a load from a `constant` global with a
+ *    definitive initializer, through GEPs with constant indices (instructions or constant
+ *    expressions), is the scalar stored there (LLVM: ConstantFoldLoadFromConstPtr); an
+ *    alloca written only by a memcpy of its whole size from such a global and otherwise
+ *    only read (loads, GEPs, lifetime markers) is the global: its uses take the global and
+ *    the copy goes (LLVM: isOnlyCopiedFromConstantMemory) — what clang -O0 emits for
+ *    `int xs[] = {5, -5, 0};`, whose loads then fold once their indices are constant.
  */
 import type { BasicBlock } from '../ir/basic-block.js';
 import { ConstantInt } from '../ir/constants.js';
 import { callMemoryEffect, isTriviallyDead, mayHaveSideEffects, mayReadMemory, mayWriteMemory } from '../ir/effects.js';
-import { storeSize } from '../ir/layout.js';
+import { abiAlign, storeSize } from '../ir/layout.js';
 import { AliasAnalysis } from '../analysis/alias.js';
+import { findConstantCopy, loadFromConstantMemory } from '../analysis/const-memory.js';
 import type { Function } from '../ir/function.js';
 import { Instruction } from '../ir/instruction.js';
 import { Flag, Opcode, Pred, inversePred, isBinaryOp, isCommutative, isSignedPred, swappedPred } from '../ir/opcodes.js';
@@ -116,7 +124,7 @@ class Combiner {
   private readonly oldOperands: Instruction[] = [];
   changed = false;
   cfgChanged = false;
-  stats = { combined: 0, simplified: 0, deleted: 0 };
+  stats = { combined: 0, simplified: 0, deleted: 0, constantLoads: 0, constantAllocas: 0 };
 
   constructor(
     private readonly fn: Function,
@@ -272,6 +280,8 @@ class Combiner {
         return this.combineLoad(i);
       case Opcode.Store:
         return this.combineStore(i);
+      case Opcode.Alloca:
+        return this.combineAlloca(i);
       default:
         return null;
     }
@@ -284,6 +294,11 @@ class Combiner {
   private combineLoad(i: Instruction): Value | null {
     if (i.flags & (Flag.Volatile | Flag.Atomic)) return null;
     const p = i.ops[0].value;
+    const c = loadFromConstantMemory(p, i.type);
+    if (c !== null) {
+      this.stats.constantLoads++;
+      return c;
+    }
     const size = storeSize(i.type);
     const aa = new AliasAnalysis();
     let k = 0;
@@ -309,6 +324,37 @@ class Combiner {
       if (mayWriteMemory(s)) return null;
     }
     return null;
+  }
+
+  /**
+   * An alloca that is only a copy of a constant global (filled by one memcpy of its whole
+   * size, otherwise only read) becomes the global: the copy and the lifetime markers go,
+   * the loads are revisited (they may now fold), and the caller replaces the alloca.
+   */
+  private combineAlloca(i: Instruction): Value | null {
+    const cc = findConstantCopy(i);
+    if (cc === null) return null;
+    const g = cc.global;
+    // the loads were allowed to assume the alloca's alignment: the global must have it too
+    const need = Math.max(cc.loadAlign, i.align);
+    if (need > (g.align > 0 ? g.align : abiAlign(g.valueType))) g.align = need;
+    this.erase(cc.copy);
+    for (const m of cc.markers) if (m.parent !== null) this.erase(m);
+    // revisit every load and GEP reading through the alloca
+    const seen = new Set<Value>([i]);
+    const stack: Value[] = [i];
+    while (stack.length > 0) {
+      const v = stack.pop()!;
+      for (let u = v.firstUse; u !== null; u = u.next) {
+        const user = u.user as Instruction;
+        if (seen.has(user)) continue;
+        seen.add(user);
+        this.push(user);
+        if (user.op === Opcode.GetElementPtr) stack.push(user);
+      }
+    }
+    this.stats.constantAllocas++;
+    return g;
   }
 
   /**
@@ -756,6 +802,8 @@ export function combineFunction(fn: Function, ctx: PassContext, opts: InstCombin
   if (c.stats.combined) ctx.stat('instructions combined', c.stats.combined);
   if (c.stats.simplified) ctx.stat('instructions simplified', c.stats.simplified);
   if (c.stats.deleted) ctx.stat('instructions deleted', c.stats.deleted);
+  if (c.stats.constantLoads) ctx.stat('loads folded from constant memory', c.stats.constantLoads);
+  if (c.stats.constantAllocas) ctx.stat('allocas replaced by constant globals', c.stats.constantAllocas);
   return { changed: c.changed, cfgChanged: c.cfgChanged };
 }
 
