@@ -7,7 +7,8 @@
  * and the same SSA operands (src/analysis/dataflow/expressions.ts) — restricted to those
  * safe to execute anywhere (no division by a possibly zero or -1 divisor, no memory): LCM
  * inserts only where the expression is anticipated, but a trapping one would still move
- * above calls that may not return.
+ * above calls that may not return. An expression computed only once joins the universe
+ * only when it sits in a loop: elsewhere there is nothing for LCM to do with it.
  *
  * In SSA an expression is never killed by an assignment to a variable; it is "killed"
  * only at the definition of one of its operands (which a loop can execute again: a header
@@ -53,6 +54,7 @@ import { lexicalExpressions } from '../analysis/dataflow/expressions.js';
 import { solve } from '../analysis/dataflow/solver.js';
 import { computeDominators, DominatorTree } from '../analysis/dominators.js';
 import { iteratedDominanceFrontier } from '../analysis/idf.js';
+import { findLoops, type LoopInfo } from '../analysis/loops.js';
 import type { FunctionPass, PassContext, PassResult } from './pass.js';
 import type { PassInfo } from './registry.js';
 
@@ -118,11 +120,40 @@ function reachesExit(cfg: CFG): Uint8Array {
 /** Computes the LCM sets (no mutation). Returns null when the function is too large. */
 export function computeLCM(fn: Function, cfg: CFG = computeCFG(fn)): LCMSets | null {
   const u = lexicalExpressions(fn);
-  const E = u.size;
+  // The universe: candidate expressions that LCM can improve. In SSA form most expressions
+  // are computed once; such a computation is redundant with nothing, and LCM can only move
+  // it when it sits in a loop (hoisting, when down-safe). The others stay out of the bit
+  // vectors, which keeps the matrices small (blocks × expressions was quadratic in practice).
+  const all = u.size;
+  const count = new Int32Array(all);
+  const where = new Int32Array(all).fill(-1);
+  for (const b of cfg.order) {
+    for (let i = cfg.blocks[b]!.first; i !== null; i = i.next) {
+      const e = u.expressionOf(i);
+      if (e < 0) continue;
+      count[e]++;
+      where[e] = b;
+    }
+  }
+  let loops: LoopInfo | null = null;
+  const index = new Int32Array(all).fill(-1);
+  const reps: Instruction[] = [];
+  for (let e = 0; e < all; e++) {
+    if (count[e] === 0 || !isCandidate(u.representatives[e])) continue;
+    if (count[e] === 1) {
+      loops ??= findLoops(cfg);
+      if (loops.loopFor(where[e]) === null) continue;
+    }
+    index[e] = reps.length;
+    reps.push(u.representatives[e]);
+  }
+  const E = reps.length;
   const n = cfg.n;
   if (n * E > MAX_MATRIX_BITS) return null;
-  const cand = new Uint8Array(E);
-  for (let e = 0; e < E; e++) cand[e] = isCandidate(u.representatives[e]) ? 1 : 0;
+  const exprOfInst = (i: Instruction): number => {
+    const e = u.expressionOf(i);
+    return e < 0 ? -1 : index[e];
+  };
 
   const kill = new BitMatrix(n, E);
   const use = new BitMatrix(n, E);
@@ -135,9 +166,13 @@ export function computeLCM(fn: Function, cfg: CFG = computeCFG(fn)): LCMSets | n
     for (let i = bb.first; i !== null; i = i.next) {
       const k = num.indexOf(i);
       if (k < 0) continue;
-      for (let j = u.usersOff[k]; j < u.usersOff[k + 1]; j++) kill.set(b, u.users[j]);
-      const e = u.exprOf[k];
-      if (e < 0 || !cand[e] || !cfg.isReachable(b)) continue;
+      for (let j = u.usersOff[k]; j < u.usersOff[k + 1]; j++) {
+        const e = index[u.users[j]];
+        if (e >= 0) kill.set(b, e);
+      }
+      const e0 = u.exprOf[k];
+      const e = e0 < 0 ? -1 : index[e0];
+      if (e < 0 || !cfg.isReachable(b)) continue;
       comp.set(b, e);
       if (!kill.get(b, e)) use.set(b, e);
     }
@@ -191,7 +226,7 @@ export function computeLCM(fn: Function, cfg: CFG = computeCFG(fn)): LCMSets | n
   const used = solve(cfg, { direction: 'backward', meet: 'union', bits: E, gen: usedGen, kill: latest });
   return {
     cfg,
-    expressions: u.representatives,
+    expressions: reps,
     use,
     kill,
     anticipatedIn: ant.in,
@@ -200,7 +235,7 @@ export function computeLCM(fn: Function, cfg: CFG = computeCFG(fn)): LCMSets | n
     postponableIn: post.in,
     latest,
     usedOut: used.out,
-    exprOfInst: (i) => u.expressionOf(i),
+    exprOfInst,
   };
 }
 

@@ -41,6 +41,34 @@ export class ExpressionUniverse {
   }
 }
 
+/** Operand uids in canonical order (commutative binary operands sorted). */
+function operandUid(i: Instruction, k: number): number {
+  const ops = i.ops;
+  if (ops.length === 2 && isCommutative(i.op)) {
+    const a = ops[0].value.uid;
+    const b = ops[1].value.uid;
+    return k === 0 ? Math.min(a, b) : Math.max(a, b);
+  }
+  return ops[k].value.uid;
+}
+
+function expressionHash(i: Instruction): number {
+  let h = (i.op * 31 + i.flags) | 0;
+  h = (h * 31 + i.pred) | 0;
+  h = (h * 31 + typeId(i.type)) | 0;
+  h = (h * 31 + (i.auxType === null ? 0 : typeId(i.auxType))) | 0;
+  for (let k = 0; k < i.ops.length; k++) h = (Math.imul(h, 0x9e3779b1) + operandUid(i, k)) | 0;
+  return h;
+}
+
+/** Same opcode, flags, predicate, types and (canonically ordered) operands. */
+function sameExpression(a: Instruction, b: Instruction): boolean {
+  if (a.op !== b.op || a.flags !== b.flags || a.pred !== b.pred || a.type !== b.type || a.auxType !== b.auxType) return false;
+  if (a.ops.length !== b.ops.length) return false;
+  for (let k = 0; k < a.ops.length; k++) if (operandUid(a, k) !== operandUid(b, k)) return false;
+  return true;
+}
+
 /** Whether an instruction is a pure computation PRE may move (no memory, no side effects). */
 export function isPureExpression(i: Instruction): boolean {
   const op = i.op;
@@ -55,7 +83,9 @@ export function lexicalExpressions(fn: Function, numbering?: InstructionNumberin
   const num = numbering ?? new InstructionNumbering(fn);
   const insts = num.insts;
   const exprOf = new Int32Array(insts.length).fill(-1);
-  const byKey = new Map<string, number>();
+  // hash buckets: the first expression with a hash, then a chain through `sameHash`
+  const byHash = new Map<number, number>();
+  const sameHash: number[] = [];
   const reps: Instruction[] = [];
   const pairsOp: number[] = [];
   const pairsExpr: number[] = [];
@@ -63,13 +93,13 @@ export function lexicalExpressions(fn: Function, numbering?: InstructionNumberin
     const i = insts[k];
     if (!isPureExpression(i)) continue;
     const ops = i.ops;
-    let a = ops.map((u) => u.value.uid);
-    if (isCommutative(i.op) && a.length === 2 && a[0] > a[1]) a = [a[1], a[0]];
-    const key = `${i.op}|${i.flags}|${i.pred}|${typeId(i.type)}|${i.auxType === null ? 0 : typeId(i.auxType)}|${a.join(',')}`;
-    let e = byKey.get(key);
-    if (e === undefined) {
+    const h = expressionHash(i);
+    let e = byHash.get(h);
+    while (e !== undefined && e >= 0 && !sameExpression(reps[e], i)) e = sameHash[e];
+    if (e === undefined || e < 0) {
       e = reps.length;
-      byKey.set(key, e);
+      sameHash.push(byHash.get(h) ?? -1);
+      byHash.set(h, e);
       reps.push(i);
       // operands that are instructions of this function kill the expression where defined
       const seen: number[] = [];
