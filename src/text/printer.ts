@@ -83,7 +83,11 @@ class Printer {
 
   setFunction(fn: Function): void {
     this.slots = new FunctionSlots(fn);
+    this.instRefs = [];
   }
+
+  /** `%name` of the current function's instructions, by id (filled as printed). */
+  private instRefs: (string | undefined)[] = [];
 
   module(): string {
     const m = this.m!;
@@ -156,6 +160,7 @@ class Printer {
   function(fn: Function): string {
     const decl = fn.isDeclaration();
     this.slots = decl ? null : new FunctionSlots(fn);
+    this.instRefs = [];
     let h = decl ? 'declare' : 'define';
     if (fn.attrs.linkage !== '') h += ' ' + fn.attrs.linkage;
     if (fn.attrs.prefix !== '') h += ' ' + fn.attrs.prefix;
@@ -207,9 +212,17 @@ class Printer {
 
   operand(v: Value): string {
     switch (v.kind) {
+      case ValueKind.Instruction: {
+        // instructions are referenced most: their `%name` is built once per function
+        const i = v as Instruction;
+        const slots = this.slots;
+        if (slots === null || i.parent === null || i.parent.parent !== slots.fn || i.id < 0) return '%' + this.localName(v);
+        let r = this.instRefs[i.id];
+        if (r === undefined) this.instRefs[i.id] = r = '%' + this.localName(v);
+        return r;
+      }
       case ValueKind.Argument:
       case ValueKind.BasicBlock:
-      case ValueKind.Instruction:
         return '%' + this.localName(v);
       case ValueKind.Function:
       case ValueKind.GlobalVariable:
@@ -293,7 +306,7 @@ class Printer {
 
   instruction(i: Instruction): string {
     let s = '';
-    if (i.type !== voidType) s = '%' + this.localName(i) + ' = ';
+    if (i.type !== voidType) s = this.operand(i) + ' = ';
     const op = i.op;
     const name = OPCODE_NAMES[op];
     const ops = i.ops;

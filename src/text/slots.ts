@@ -22,7 +22,7 @@ export class FunctionSlots {
   private readonly instSlots: Int32Array;
   /** Names that had to change to stay unique (rare). */
   private readonly renamed = new Map<Value, string>();
-  private readonly fn: Function;
+  readonly fn: Function;
 
   constructor(fn: Function) {
     this.fn = fn;
