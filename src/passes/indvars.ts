@@ -272,10 +272,7 @@ class IndVars {
     const { phi, next } = iv;
     if (next.op !== Opcode.Add) return;
     const range = this.ivRange(iv, header, latch);
-    if ((next.flags & Flag.NSW) === 0) {
-      if (range === null) return;
-      next.flags |= Flag.NSW; // proven: no increment the loop executes overflows
-    }
+    if ((next.flags & Flag.NSW) === 0 && range === null) return;
     const bits = iv.bits;
     const smin = -(1n << BigInt(bits - 1));
     const smax = (1n << BigInt(bits - 1)) - 1n;
@@ -314,6 +311,35 @@ class IndVars {
       }
     }
     if (wide === null || exts.length + derived.length === 0) return;
+    // profitable? The wide IV costs a phi and an add per iteration; it saves the extensions
+    // executed in the loop, the derived adds that die, and the narrow IV when nothing else
+    // needs it (otherwise both IVs run side by side, which was a loss on quicksort)
+    const inLoop = (x: Instruction): boolean => this.inLoop(l, x.parent!);
+    const dyingDerived = new Set<Instruction>();
+    for (const d of derived) {
+      let all = true;
+      for (let u = d.x.firstUse; u !== null && all; u = u.next) if (!d.exts.includes(u.user as Instruction)) all = false;
+      if (all) dyingDerived.add(d.x);
+    }
+    let gain = -2;
+    for (const x of exts) if (inLoop(x)) gain++;
+    for (const x of dyingDerived) if (inLoop(x)) gain++;
+    const wt0 = wide;
+    let narrowDies = true;
+    for (const v of [phi, next]) {
+      for (let u = v.firstUse; u !== null && narrowDies; u = u.next) {
+        const x = u.user as Instruction;
+        if (x === phi || x === next || (x.op === Opcode.SExt && x.type === wt0) || dyingDerived.has(x)) continue;
+        if (x.op === Opcode.ICmp && inLoop(x)) {
+          const other = x.operand(x.operand(0) === v ? 1 : 0);
+          if (other !== v && this.invariant(l, other) && other !== phi && other !== next) continue;
+        }
+        narrowDies = false;
+      }
+    }
+    if (narrowDies) gain += 2;
+    if (gain <= 0) return;
+    next.flags |= Flag.NSW; // given, or proven by ivRange: no increment the loop executes overflows
     const wt = wide;
     const phTerm = ph.terminator()!;
     const extend = (v: Value): Value => {
