@@ -129,6 +129,8 @@ export class PassManager {
       return changed;
     }
     // fixpoint: iterate until nothing changes (bounded)
+    const fnPasses = functionPassesOnly(node.body);
+    if (fnPasses !== null) return this.runFunctionFixpoint(fnPasses, node.fixpoint);
     let changed = false;
     for (let k = 0; k < node.fixpoint; k++) {
       if (!this.run(node.body)) break;
@@ -145,6 +147,28 @@ export class PassManager {
     const run = n <= limit;
     this.log(`BISECT: ${run ? 'running' : 'NOT running'} pass (${n}) ${passName} on ${target}\n`);
     return run;
+  }
+
+  /**
+   * A fixpoint of function passes runs function by function, as LLVM's function pipelines
+   * do: each function repeats the sequence until a round changes nothing in it, so one
+   * function still changing does not make every other function run again.
+   */
+  private runFunctionFixpoint(passes: FunctionPass[], rounds: number): boolean {
+    let changed = false;
+    for (const fn of [...this.module.functions]) {
+      if (fn.isDeclaration()) continue;
+      for (let k = 0; k < rounds; k++) {
+        let c = false;
+        for (const p of passes) {
+          if (fn.parent !== this.module) break; // deleted by a pass
+          c = this.runFunctionPass(p, fn) || c;
+        }
+        if (!c) break;
+        changed = true;
+      }
+    }
+    return changed;
   }
 
   private runFunctionPassOverModule(pass: FunctionPass): boolean {
@@ -235,6 +259,16 @@ export class PassManager {
     for (const [n, pass, c] of rows) lines.push(`${String(n).padStart(8)} ${pass.padEnd(20)} - ${c}`);
     return lines.join('\n') + '\n';
   }
+}
+
+/** The passes of a flat body of function passes, or null when it holds anything else. */
+function functionPassesOnly(body: PipelineNode[]): FunctionPass[] | null {
+  const out: FunctionPass[] = [];
+  for (const n of body) {
+    if (!('pass' in n) || n.pass.kind !== 'function') return null;
+    out.push(n.pass);
+  }
+  return out;
 }
 
 /** A compact unified diff (line-based LCS on the changed middle), for --print-changed. */

@@ -1,0 +1,203 @@
+/**
+ * The pass manager itself: pipeline syntax, the instrumentation options (--verify-each,
+ * --print-after-all, --print-changed, --time-passes, --stats, --opt-bisect-limit), the
+ * analysis cache and its invalidation, and how fixpoint<N> iterates.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Function } from '../../src/ir/function.js';
+import { verifyFunction, verifyModule } from '../../src/ir/verifier.js';
+import { CFGAnalysis, DominatorTreeAnalysis } from '../../src/passes/analyses.js';
+import { ensureRegistered, parsePipeline, PassManager, PipelineError, runPipeline, VerifyEachError } from '../../src/passes/index.js';
+import type { FunctionPass, PassContext, PassResult, Preserved } from '../../src/passes/pass.js';
+import { PIPELINES } from '../../src/passes/pipelines.js';
+import { parseModule } from '../../src/text/parser.js';
+import { printModule } from '../../src/text/printer.js';
+
+const TWO_FUNCTIONS = `
+define i32 @f(i32 %a) {
+entry:
+  %x = alloca i32
+  store i32 %a, ptr %x
+  %v = load i32, ptr %x
+  %r = add i32 %v, 0
+  ret i32 %r
+}
+define i32 @g(i32 %b) {
+entry:
+  %y = mul i32 %b, 1
+  ret i32 %y
+}`;
+
+const verify = (m: Parameters<typeof verifyModule>[0], fn?: Function) =>
+  (fn !== undefined ? verifyFunction(fn) : verifyModule(m)).map((e) => e.message);
+
+function fnPass(name: string, run: (fn: Function, ctx: PassContext) => PassResult): FunctionPass {
+  return { kind: 'function', name, run };
+}
+
+describe('pipeline strings (opt syntax)', () => {
+  ensureRegistered();
+  const names = (text: string): unknown => {
+    const walk = (nodes: ReturnType<typeof parsePipeline>): unknown[] =>
+      nodes.map((n) => ('pass' in n ? n.pass.name : 'repeat' in n ? { repeat: n.repeat, body: walk(n.body) } : { fixpoint: n.fixpoint, body: walk(n.body) }));
+    return walk(parsePipeline(text));
+  };
+
+  it('parses lists, function(...) and module(...) adaptors, repeat and fixpoint', () => {
+    expect(names('mem2reg,sccp,adce')).toEqual(['mem2reg', 'sccp', 'adce']);
+    expect(names('function(sccp,adce),module(inline)')).toEqual(['sccp', 'adce', 'inline']);
+    expect(names('repeat<2>(dce),fixpoint<3>(instcombine,simplifycfg)')).toEqual([
+      { repeat: 2, body: ['dce'] },
+      { fixpoint: 3, body: ['instcombine', 'simplifycfg'] },
+    ]);
+  });
+
+  it('expands the standard pipelines by name', () => {
+    const o1 = names('default<O1>');
+    expect(o1).toEqual(PIPELINES.O1.split(','));
+    expect(names('O1')).toEqual(o1);
+    const o2 = JSON.stringify(names('default<O2>'));
+    for (const p of ['mem2reg', 'inline', 'gvn', 'licm', 'indvars', 'loop-unroll', 'pre', 'jump-threading']) expect(o2).toContain(`"${p}"`);
+  });
+
+  it('names the bad part of a broken pipeline', () => {
+    expect(() => parsePipeline('mem2reg,nosuchpass')).toThrow(PipelineError);
+    expect(() => parsePipeline('mem2reg,nosuchpass')).toThrow(/unknown pass name 'nosuchpass'/);
+    expect(() => parsePipeline('function(sccp')).toThrow(/expected '\)'/);
+    expect(() => parsePipeline('repeat<x>(dce)')).toThrow(/repeat needs a count/);
+    expect(() => parsePipeline('default<O7>')).toThrow(/unknown pipeline/);
+  });
+});
+
+describe('instrumentation', () => {
+  it('--verify-each names the pass that broke the IR and shows the module', () => {
+    const m = parseModule(TWO_FUNCTIONS);
+    // a broken pass: deletes the terminator of every block
+    const breaker = fnPass('breaker', (fn) => {
+      for (const bb of fn.blocks()) bb.terminator()?.eraseFromParent();
+      return { changed: true };
+    });
+    const pm = new PassManager(m, { verifyEach: true, verify, log: () => {} });
+    let err: unknown = null;
+    try {
+      pm.run([{ pass: breaker }]);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(VerifyEachError);
+    const e = err as VerifyEachError;
+    expect(e.pass).toBe('breaker');
+    expect(e.message).toMatch(/broken after pass 'breaker'/);
+    expect(e.message).toMatch(/terminator/);
+    expect(e.ir).toMatch(/define i32 @f/);
+  });
+
+  it('--print-after-all dumps every pass on every function; --print-changed only changes, as a diff', () => {
+    const m = parseModule(TWO_FUNCTIONS);
+    let all = '';
+    runPipeline(m, 'mem2reg,instsimplify', { printAfterAll: true, log: (t) => (all += t) });
+    expect(all.match(/IR Dump After mem2reg on function 'f'/g)).toHaveLength(1);
+    expect(all.match(/IR Dump After mem2reg on function 'g'/g)).toHaveLength(1);
+    expect(all.match(/IR Dump After instsimplify on function 'g'/g)).toHaveLength(1);
+
+    const m2 = parseModule(TWO_FUNCTIONS);
+    let changed = '';
+    runPipeline(m2, 'mem2reg,instsimplify', { printChanged: true, log: (t) => (changed += t) });
+    // mem2reg changes only @f (@g has no alloca); instsimplify removes x+0 and y*1
+    expect(changed).toMatch(/IR Dump After mem2reg on function 'f' \(changed\)/);
+    expect(changed).not.toMatch(/mem2reg on function 'g'/);
+    expect(changed).toMatch(/IR Dump After instsimplify on function 'g' \(changed\)/);
+    expect(changed).toMatch(/^-  %x = alloca i32$/m);
+    expect(changed).toMatch(/^-  %y = mul i32 %b, 1$/m);
+    expect(changed).toMatch(/^\+  ret i32 %b$/m);
+  });
+
+  it('--time-passes tabulates runs per pass; --stats collects the counters passes keep', () => {
+    const m = parseModule(TWO_FUNCTIONS);
+    const pm = runPipeline(m, 'mem2reg,instsimplify,dce', { timePasses: true });
+    const t = pm.timingReport();
+    expect(t).toMatch(/Pass execution timing report/);
+    expect(t).toMatch(/\s2\s+mem2reg$/m); // two functions: two runs
+    expect(t).toMatch(/Total$/m);
+    const s = pm.statsReport();
+    expect(s).toMatch(/\s1 mem2reg\s+- allocas promoted/);
+  });
+
+  it('--opt-bisect-limit runs only the first N pass executions and logs the decisions', () => {
+    const m = parseModule(TWO_FUNCTIONS);
+    let log = '';
+    runPipeline(m, 'mem2reg,instsimplify', { bisectLimit: 1, log: (t) => (log += t) });
+    expect(log).toMatch(/BISECT: running pass \(1\) mem2reg on function \(f\)/);
+    expect(log).toMatch(/BISECT: NOT running pass \(2\) mem2reg on function \(g\)/);
+    expect(log).toMatch(/BISECT: NOT running pass \(4\) instsimplify on function \(g\)/);
+    const out = printModule(m);
+    expect(out).not.toMatch(/alloca/); // the first execution (mem2reg on @f) ran
+    expect(out).toMatch(/mul i32 %b, 1/); // instsimplify did not
+  });
+});
+
+describe('analyses are cached and invalidated by what a pass preserves', () => {
+  const counting = (preserved: Preserved) => {
+    const seen: number[] = [];
+    const pass = fnPass(`uses-domtree-${preserved}`, (fn, ctx) => {
+      ctx.analyses.get(DominatorTreeAnalysis);
+      ctx.analyses.get(CFGAnalysis);
+      seen.push(1);
+      return { changed: preserved !== 'all', preserved };
+    });
+    return pass;
+  };
+
+  it("'all' and 'cfg' keep the CFG and dominator tree (both CFG-only), 'none' drops them", () => {
+    for (const [preserved, expected] of [
+      ['all', 2],
+      ['cfg', 2],
+      ['none', 6],
+    ] as const) {
+      const m = parseModule(TWO_FUNCTIONS);
+      const pm = new PassManager(m, {});
+      const p = counting(preserved);
+      pm.run([{ pass: p }, { pass: p }, { pass: p }]);
+      // three runs on @f: CFG + dominator tree once, or both again after every run ('none')
+      const f = m.getFunction('f')!;
+      expect([preserved, pm.analysesOf(f).computed]).toEqual([preserved, expected]);
+    }
+  });
+});
+
+describe('fixpoint<N>', () => {
+  it('repeats a function pipeline per function until that function stops changing, at most N rounds', () => {
+    const m = parseModule(TWO_FUNCTIONS);
+    const runs = new Map<string, number>();
+    // changes @f twice, @g never
+    const p = fnPass('twice-on-f', (fn) => {
+      const n = (runs.get(fn.name) ?? 0) + 1;
+      runs.set(fn.name, n);
+      return { changed: fn.name === 'f' && n <= 2, preserved: 'all' };
+    });
+    const pm = new PassManager(m, {});
+    expect(pm.run([{ fixpoint: 5, body: [{ pass: p }] }])).toBe(true);
+    expect(runs.get('f')).toBe(3); // two changing rounds, then one quiet round
+    expect(runs.get('g')).toBe(1); // quiet at once: not rerun because @f kept changing
+    runs.clear();
+    const pm2 = new PassManager(parseModule(TWO_FUNCTIONS), {});
+    const always = fnPass('always', (fn) => {
+      runs.set(fn.name, (runs.get(fn.name) ?? 0) + 1);
+      return { changed: true, preserved: 'all' };
+    });
+    pm2.run([{ fixpoint: 3, body: [{ pass: always }] }]);
+    expect(runs.get('f')).toBe(3);
+    expect(runs.get('g')).toBe(3);
+  });
+
+  it('reaches the same IR as writing the rounds out by hand', () => {
+    const src = TWO_FUNCTIONS;
+    const a = parseModule(src);
+    runPipeline(a, 'mem2reg,fixpoint<3>(instcombine,simplifycfg,dce)');
+    const b = parseModule(src);
+    runPipeline(b, 'mem2reg,instcombine,simplifycfg,dce,instcombine,simplifycfg,dce');
+    expect(printModule(a)).toBe(printModule(b));
+    expect(printModule(a)).toMatch(/ret i32 %a/);
+    expect(printModule(a).match(/ret i32/g)).toHaveLength(2);
+  });
+});
