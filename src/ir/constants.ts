@@ -177,10 +177,33 @@ export class ConstantExpr extends Constant {
   ) {
     super(ValueKind.ConstantExpr, type);
   }
+  /**
+   * Expressions over a global (`getelementptr (@g, ...)`) are interned per global, in a
+   * WeakMap: a process-wide table would keep every module that ever made one alive.
+   */
+  private static byGlobal = new WeakMap<Value, Map<string, ConstantExpr>>();
+  /** The global this expression is built on (directly or through a nested expression), if any. */
+  private anchor: Value | null = null;
+
   static get(opcode: Opcode, type: Type, operands: Constant[], flags = 0, sourceType: Type | null = null, predicate = 0): ConstantExpr {
     const key = `${opcode}|${typeId(type)}|${flags}|${sourceType ? typeId(sourceType) : 0}|${predicate}|${operands.map((o) => o.uid).join(',')}`;
-    let c = ConstantExpr.cache.get(key);
-    if (c === undefined) ConstantExpr.cache.set(key, (c = new ConstantExpr(opcode, type, operands, flags, sourceType, predicate)));
+    let anchor: Value | null = null;
+    for (const o of operands) {
+      if (o.kind === ValueKind.Function || o.kind === ValueKind.GlobalVariable || o.kind === ValueKind.GlobalAlias || o.kind === ValueKind.BlockAddress) anchor = o;
+      else if (o.kind === ValueKind.ConstantExpr) anchor = (o as ConstantExpr).anchor;
+      if (anchor !== null) break;
+    }
+    let table = ConstantExpr.cache;
+    if (anchor !== null) {
+      let t = ConstantExpr.byGlobal.get(anchor);
+      if (t === undefined) ConstantExpr.byGlobal.set(anchor, (t = new Map()));
+      table = t;
+    }
+    let c = table.get(key);
+    if (c === undefined) {
+      table.set(key, (c = new ConstantExpr(opcode, type, operands, flags, sourceType, predicate)));
+      c.anchor = anchor;
+    }
     return c;
   }
 }
