@@ -22,6 +22,8 @@ export const PASS_POOL = [
   'licm',
   'indvars',
   'indvars<exit-values=always>',
+  'loop-unroll',
+  'loop-unroll<threshold=100>',
   'tailcallelim',
   'inline',
   'inline<threshold=300>',
