@@ -101,6 +101,7 @@ function explain(r: CheckResult): string {
   return `${r.stage}: ${r.detail.split('\n').slice(0, 4).join(' | ')}`;
 }
 
+// Reason: compiling the generated C (and UBSan) needs clang-19; without it these cannot run.
 describe.skipIf(!HAVE_CLANG)('generated programs run the same at -O0, -O2 and under UBSan (clang-19)', () => {
   it('C, 30 seeds', async () => {
     const results = await pool(SEEDS, 2, (seed) => checkProgram('c', generateCProgram(seed, { size: 'small' })));
@@ -126,6 +127,7 @@ describe.skipIf(!HAVE_CLANG)('generated programs run the same at -O0, -O2 and un
 
 if (!HAVE_CLANG) {
   describe('generated programs (clang-19)', () => {
+    // Reason: placeholder that names the missing clang-19 in the report instead of passing silently.
     it.skip(`skipped: ${CLANG} not found (apt-get install -y clang-19)`, () => {});
   });
 }

@@ -19,6 +19,7 @@ try {
   generate = null;
 }
 
+// Reason: the oracle is lli-19 (needs llvm-19), and the generator must exist.
 describe.skipIf(!llvm || generate === null)(`interpreter vs lli-19: ${N} generated programs from seed ${SEED}`, () => {
   for (let seed = SEED; seed < SEED + N; seed++) {
     it(`generateCProgram(${seed})`, async () => {
@@ -28,6 +29,7 @@ describe.skipIf(!llvm || generate === null)(`interpreter vs lli-19: ${N} generat
   }
 });
 
+// Reason: needs lli-19 and the optional Csmith package (csmith, libcsmith-dev).
 describe.skipIf(!llvm || !hasCsmith())(`interpreter vs lli-19: ${CSMITH_N} Csmith programs`, () => {
   for (let seed = 100; seed < 100 + CSMITH_N; seed++) {
     for (const level of LEVELS) {
@@ -41,6 +43,7 @@ describe.skipIf(!llvm || !hasCsmith())(`interpreter vs lli-19: ${CSMITH_N} Csmit
 });
 
 describe('oracles', () => {
+  // Reason for the three placeholders below: they name the missing tool in the report.
   if (!llvm) it.skip(LLVM_MISSING, () => {});
   if (llvm && generate === null) it.skip('src/fuzz/c-gen.ts (generateCProgram) not found: skipping generated programs', () => {});
   if (llvm && !hasCsmith()) it.skip(CSMITH_MISSING, () => {});

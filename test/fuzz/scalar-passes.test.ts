@@ -14,6 +14,7 @@ const RUNS = Number(process.env.SSAKIT_SCALAR_FUZZ_RUNS ?? 2000);
 const PROGRAMS = Number(process.env.SSAKIT_SCALAR_FUZZ_PROGRAMS ?? 300);
 const SEED = process.env.SSAKIT_SCALAR_FUZZ_SEED === undefined ? undefined : Number(process.env.SSAKIT_SCALAR_FUZZ_SEED);
 
+// Reason for runIf: needs clang-19/lli-19/llvm-as-19 (the independent oracles); without them these skip and the report says so.
 describe.runIf(hasLlvm())('scalar passes: random pipelines (fuzz)', () => {
   it(`${RUNS} pipelines over ${PROGRAMS} medium programs`, async () => {
     await checkRandomScalarPipelines({ numRuns: RUNS, programs: PROGRAMS, firstSeed: 9000, size: 'medium', seed: SEED, maxLength: 10 });

@@ -11,6 +11,7 @@ import { checkPipelines, COMBINATIONS, SINGLE_PASSES } from './cfg-loop-check.js
 
 if (!hasLlvm()) console.warn(LLVM_MISSING);
 
+// Reason for runIf: needs clang-19/lli-19/llvm-as-19 (the independent oracles); without them these skip and the report says so.
 describe.runIf(hasLlvm())('control-flow and loop passes keep behaviour on test/programs', () => {
   for (const p of listPrograms('test/programs')) {
     it(p.name, async () => {

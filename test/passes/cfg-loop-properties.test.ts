@@ -2,6 +2,7 @@ import { describe, it } from 'vitest';
 import { hasLlvm } from '../helpers/llvm.js';
 import { checkRandomPipelines } from './cfg-loop-properties.js';
 
+// Reason for runIf: needs clang-19/lli-19/llvm-as-19 (the independent oracles); without them these skip and the report says so.
 describe.runIf(hasLlvm())('random orders of the control-flow and loop passes keep behaviour (property)', () => {
   it('on small generated programs', async () => {
     await checkRandomPipelines({ numRuns: 40, programs: 10, firstSeed: 500, size: 'small', seed: 20261123 });

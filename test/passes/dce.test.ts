@@ -34,6 +34,7 @@ define i32 @f(i32 %a, ptr %p) {
   });
 });
 
+// Reason for runIf: needs clang-19/lli-19/llvm-as-19 (the independent oracles); without them these skip and the report says so.
 describe.runIf(hasLlvm())('dce keeps behaviour on the C corpus', () => {
   for (const p of listPrograms('test/programs').slice(0, 20)) {
     it(p.name, () => {

@@ -172,6 +172,7 @@ describe('instcombine: selects and casts', () => {
   });
 });
 
+// Reason for runIf: needs clang-19/lli-19/llvm-as-19 (the independent oracles); without them these skip and the report says so.
 describe.runIf(hasLlvm())('the seeds\' teaching example (clang -O0, mem2reg, instcombine,early-cse,dce)', () => {
   const src = `int g;
 int test(int x) {

@@ -259,6 +259,7 @@ end:
 
 const PIPELINES = ['mem2reg,loop-simplify,loop-rotate,loop-unroll', 'mem2reg,loop-simplify,loop-rotate,loop-unroll,instcombine,sccp,simplifycfg'];
 
+// Reason for runIf: needs clang-19/lli-19/llvm-as-19 (the independent oracles); without them these skip and the report says so.
 describe.runIf(hasLlvm())('loop-unroll keeps behaviour', () => {
   for (const p of listPrograms('test/programs')) {
     it(p.name, async () => {

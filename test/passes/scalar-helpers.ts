@@ -79,6 +79,7 @@ export function yieldToEventLoop(): Promise<void> {
  * first pipeline only; lli-19 parses the others anyway.
  */
 export function describeDifferential(title: string, pipelines: string[], programs: CorpusProgram[]): void {
+  // Reason for runIf: needs clang-19/lli-19/llvm-as-19 (the independent oracles); without them these skip and the report says so.
   describe.runIf(hasLlvm())(title, () => {
     for (const p of programs) {
       it(p.name, async () => {
@@ -89,5 +90,6 @@ export function describeDifferential(title: string, pipelines: string[], program
       });
     }
   });
+  // Reason: the differential oracle is lli-19/llvm-as-19; this placeholder names what is missing.
   if (!hasLlvm()) describe.skip(`${title} (${LLVM_MISSING})`, () => {});
 }

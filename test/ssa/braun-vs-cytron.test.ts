@@ -31,6 +31,7 @@ function phis(f: Function): Instruction[] {
   return out;
 }
 
+// Reason for runIf: needs clang-19/lli-19/llvm-as-19 (the independent oracles); without them these skip and the report says so.
 describe.runIf(hasLlvm())('Braun vs Cytron phi counts', () => {
   let functions = 0;
   let rawDifferent = 0;

@@ -9,6 +9,7 @@ import { checkProgram, generatedPrograms } from './corpus-helpers.js';
 
 if (!hasLlvm()) console.warn(LLVM_MISSING);
 
+// Reason for runIf: needs clang-19/lli-19/llvm-as-19 (the independent oracles); without them these skip and the report says so.
 describe.runIf(hasLlvm())('SSA pipelines on generated programs', () => {
   for (const p of generatedPrograms(1, Number(process.env.SSAKIT_SSA_GENERATED ?? 100))) it(p.name, () => checkProgram(p));
 });

@@ -9,6 +9,7 @@ import { checkProgram, corpusPrograms } from './corpus-helpers.js';
 
 if (!hasLlvm()) console.warn(LLVM_MISSING);
 
+// Reason for runIf: needs clang-19/lli-19/llvm-as-19 (the independent oracles); without them these skip and the report says so.
 describe.runIf(hasLlvm())('SSA pipelines on test/programs', () => {
   for (const p of corpusPrograms()) it(p.name, () => checkProgram(p));
 });

@@ -423,6 +423,7 @@ join:
 
 describe('ssakit CLI', () => {
   const cli = 'dist/ssakit.js';
+  // Reason for runIf: needs the built CLI (dist/ssakit.js, made by `npm test`'s pretest).
   it.runIf(existsSync(cli))('opt -passes=mem2reg --stats and analyze --trace=mem2reg', () => {
     const ll = `define i32 @f(i1 %c) {
 entry:

@@ -142,6 +142,7 @@ exit:
     expect(phiNames(m3.functions.find((g) => g.name === 'f')!)).toEqual([]);
   });
 
+  // Reason for runIf: needs clang-19/lli-19/llvm-as-19 (the independent oracles); without them these skip and the report says so.
   it.runIf(hasLlvm())('keeps the behaviour of the goto-heavy corpus program (irreducible loops)', () => {
     checkPreservesBehaviour(readFileSync('test/programs/goto_loops.c', 'utf8'), 'goto_loops', 'mem2reg-braun,redundant-phis');
   });

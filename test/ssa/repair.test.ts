@@ -110,6 +110,7 @@ e2:
     expect(printFunction(f)).toMatch(/e1:[^\n]*\n {2}%x\.e1 = mul i32 %a, 3\n {2}call void @use\(i32 %x\.e1\)/);
   });
 
+  // Reason for runIf: needs clang-19/lli-19/llvm-as-19 (the independent oracles); without them these skip and the report says so.
   describe.runIf(hasLlvm())('random block duplications keep behaviour (lli-19)', () => {
     const progs = [
       ...listPrograms('test/programs')

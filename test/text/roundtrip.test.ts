@@ -11,6 +11,7 @@ import { clangFileToLL, hasLlvm, listPrograms, LLVM_MISSING, llvmAsError, OptLev
 const programs = listPrograms('test/programs');
 const llvm = hasLlvm();
 
+// Reason for runIf: needs clang-19/lli-19/llvm-as-19 (the independent oracles); without them these skip and the report says so.
 describe.runIf(llvm)('round trip of clang-19 output', () => {
   for (const level of ['O0', 'O2'] as OptLevel[]) {
     for (const p of programs) {
@@ -26,10 +27,12 @@ describe.runIf(llvm)('round trip of clang-19 output', () => {
   }
 });
 
+// Reason: shown only when clang-19/llvm-as-19 are absent, so the skipped oracle tests above are visible in the report.
 it.skipIf(llvm)('LLVM tools are missing', () => {
   console.warn(LLVM_MISSING);
 });
 
+// Reason for runIf: needs clang-19/lli-19/llvm-as-19 (the independent oracles); without them these skip and the report says so.
 describe.runIf(llvm)('debug information (-g) is read and dropped', () => {
   for (const level of ['O0', 'O2'] as OptLevel[]) {
     it(`clang-19 -g -${level}: parses, prints valid IR, same behaviour`, async () => {
