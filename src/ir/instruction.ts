@@ -16,7 +16,7 @@
  */
 import { Opcode, OPCODE_NAMES, Pred, isTerminatorOp } from './opcodes.js';
 import { Type, voidType } from './types.js';
-import { Use, User, Value, ValueKind, linkUse, setUseValue, unlinkUse } from './value.js';
+import { newUse, type Use, type User, Value, ValueKind, linkUse, setUseValue, unlinkUse } from './value.js';
 import type { BasicBlock } from './basic-block.js';
 import type { Function } from './function.js';
 
@@ -64,12 +64,18 @@ export class Instruction extends Value implements User {
     operands: readonly Value[] = [],
   ) {
     super(ValueKind.Instruction, type);
-    const ops = new Array<Use>(operands.length);
-    for (let i = 0; i < operands.length; i++) {
-      const u = new Use(operands[i], this, i);
-      linkUse(u);
-      ops[i] = u;
+    const n = operands.length;
+    // Array literals for the common sizes: like Use records (see newUse), literal allocation
+    // sites let V8 allocate these long-lived arrays in the old space directly.
+    let ops: Use[];
+    if (n === 1) ops = [newUse(operands[0], this, 0)];
+    else if (n === 2) ops = [newUse(operands[0], this, 0), newUse(operands[1], this, 1)];
+    else if (n === 3) ops = [newUse(operands[0], this, 0), newUse(operands[1], this, 1), newUse(operands[2], this, 2)];
+    else {
+      ops = new Array<Use>(n);
+      for (let i = 0; i < n; i++) ops[i] = newUse(operands[i], this, i);
     }
+    for (let i = 0; i < n; i++) linkUse(ops[i]);
     this.ops = ops;
   }
 
@@ -91,7 +97,7 @@ export class Instruction extends Value implements User {
 
   /** Appends an operand slot. */
   addOperand(v: Value): void {
-    const u = new Use(v, this, this.ops.length);
+    const u = newUse(v, this, this.ops.length);
     linkUse(u);
     this.ops.push(u);
   }

@@ -36,16 +36,26 @@ export enum ValueKind {
 
 let nextUid = 1;
 
-export class Use {
-  prev: Use | null = null;
-  next: Use | null = null;
-  constructor(
-    public value: Value,
-    /** The instruction (or other user) that owns this operand slot. */
-    readonly user: User,
-    /** Operand index within the user. */
-    public index: number,
-  ) {}
+/**
+ * One operand slot: a node of its value's doubly linked use list.
+ *
+ * A plain record made by `newUse` from an object literal, not a class: V8 tracks literal
+ * allocation sites and, seeing that nearly every Use outlives the young generation (a
+ * parsed module keeps them all), allocates them straight in the old space instead of
+ * copying each one twice through the nursery (class instances get no such feedback).
+ */
+export interface Use {
+  value: Value;
+  /** The instruction (or other user) that owns this operand slot. */
+  readonly user: User;
+  /** Operand index within the user. */
+  index: number;
+  prev: Use | null;
+  next: Use | null;
+}
+
+export function newUse(value: Value, user: User, index: number): Use {
+  return { value, user, index, prev: null, next: null };
 }
 
 /** Anything with operands: instructions (and, structurally, nothing else that tracks uses). */
