@@ -8,6 +8,7 @@
  *  - Pointers are opaque (`ptr`, address space 0 unless stated); legacy typed pointers
  *    such as `i32*` are read as `ptr` by the parser.
  */
+import { encodeNameBytes } from '../util/name-bytes.js';
 
 export enum TypeKind {
   Void,
@@ -130,11 +131,12 @@ const SIMPLE_ID = /^[-a-zA-Z$._][-a-zA-Z$._0-9]*$/;
 /** Prints an identifier body (after `%` or `@`), quoting it when LLVM requires. */
 export function quoteIdentifier(name: string): string {
   if (SIMPLE_ID.test(name)) return name;
+  // escape by bytes, as LLVM does: a non-ASCII character prints as its UTF-8 bytes
   let out = '"';
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c === 0x22 || c === 0x5c || c < 0x20 || c > 0x7e) out += '\\' + c.toString(16).toUpperCase().padStart(2, '0');
-    else out += name[i];
+  for (const c of encodeNameBytes(name)) {
+    if (c === 0x5c) out += '\\\\'; // LLVM prints a backslash as `\\`
+    else if (c === 0x22 || c < 0x20 || c > 0x7e) out += '\\' + c.toString(16).toUpperCase().padStart(2, '0');
+    else out += String.fromCharCode(c);
   }
   return out + '"';
 }

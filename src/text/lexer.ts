@@ -8,6 +8,7 @@
  * `save()`/`restore()` give cheap lookahead.
  */
 import { SourceError } from '../util/diagnostic.js';
+import { decodeNameBytes, encodeNameBytes } from '../util/name-bytes.js';
 
 export enum Tok {
   EOF,
@@ -187,6 +188,22 @@ export class Lexer {
     return t;
   }
   peekText = '';
+
+  /**
+   * Whether the token after the current one is the word `w` (a cheap character-level
+   * lookahead for the common `, align 4`; falls back to peek() across lines or comments).
+   */
+  nextIsWord(w: string): boolean {
+    const src = this.src;
+    let p = this.pos;
+    let c = src.charCodeAt(p);
+    while (c === 32 || c === 9) c = src.charCodeAt(++p);
+    if (c === 10 || c === 13 || c === 59) return this.peek() === Tok.Word && this.peekText === w;
+    const len = w.length;
+    for (let k = 0; k < len; k++) if (src.charCodeAt(p + k) !== w.charCodeAt(k)) return false;
+    const after = src.charCodeAt(p + len);
+    return !(isIdChar(after) || after === 58); // `align:` would be a label
+  }
 
   save(): LexState {
     return {
@@ -518,28 +535,34 @@ export class Lexer {
   }
 }
 
-/** Decodes `\XX` escapes in a quoted name. */
+/**
+ * Decodes `\XX` escapes in a quoted name or string. Names are byte strings in LLVM: the
+ * bytes decode as UTF-8, and bytes that are not valid UTF-8 are kept as surrogate escapes
+ * (see src/util/name-bytes.ts), so printing gives back the same bytes.
+ */
 export function unescapeName(s: string): string {
   if (s.indexOf('\\') < 0) return s;
   const bytes: number[] = [];
+  let from = 0; // start of the run of ordinary characters not yet encoded
+  const flush = (to: number): void => {
+    if (to > from) for (const b of encodeNameBytes(s.slice(from, to))) bytes.push(b);
+  };
   for (let k = 0; k < s.length; k++) {
-    const ch = s.charCodeAt(k);
-    if (ch === 92 && k + 2 < s.length + 1) {
-      if (s.charCodeAt(k + 1) === 92) {
-        bytes.push(92);
-        k++;
-        continue;
-      }
+    if (s.charCodeAt(k) !== 92) continue;
+    flush(k);
+    if (s.charCodeAt(k + 1) === 92) {
+      bytes.push(92);
+      k++;
+    } else {
       const h1 = hexVal(s.charCodeAt(k + 1));
       const h2 = hexVal(s.charCodeAt(k + 2));
       if (h1 >= 0 && h2 >= 0) {
         bytes.push(h1 * 16 + h2);
         k += 2;
-        continue;
-      }
+      } else bytes.push(92);
     }
-    if (ch < 128) bytes.push(ch);
-    else for (const b of new TextEncoder().encode(s[k])) bytes.push(b);
+    from = k + 1;
   }
-  return new TextDecoder('utf-8', { fatal: false }).decode(Uint8Array.from(bytes));
+  flush(s.length);
+  return decodeNameBytes(bytes);
 }

@@ -463,6 +463,12 @@ class Parser {
   /** The global named by the current token (created on first reference), consuming it. */
   private parseGlobalRef(): Function | GlobalVariable | GlobalAlias {
     const lx = this.lx;
+    // fast path: a global already seen (no key string to build)
+    const seen = lx.tk() === Tok.GlobalID ? this.globalsByNumber[lx.num] : this.globalsByName.get(lx.text);
+    if (seen !== undefined) {
+      lx.next();
+      return seen;
+    }
     const key = this.globalKey();
     const loc = lx.loc();
     lx.next();
@@ -1836,7 +1842,7 @@ class Parser {
   private parseMemAlign(i: Instruction): void {
     const lx = this.lx;
     while (lx.tk() === Tok.Comma) {
-      if (lx.peek() !== Tok.Word || lx.peekText !== 'align') break;
+      if (!lx.nextIsWord('align')) break;
       lx.next();
       lx.next();
       i.align = this.parseUInt('alignment');

@@ -54,3 +54,60 @@ describe.runIf(llvm)('debug information (-g) is read and dropped', () => {
     });
   }
 });
+
+describe('memory operand suffixes', () => {
+  it('reads `, align N` after a load/store/alloca whatever follows it (metadata, a new line, nothing)', () => {
+    const m = parseModule(`define i32 @f(ptr %p) {
+  %x = alloca i32, align 16
+  %a = load i32, ptr %p, align 4, !tbaa !0
+  %b = load i32, ptr %p, !tbaa !0
+  %c = load i32, ptr %p,
+      align 8
+  %d = load volatile i32, ptr %p, ; a comment between
+      align 2
+  store i32 %a, ptr %p, align 4, !nontemporal !1
+  ret i32 %a
+}
+!0 = !{}
+!1 = !{i32 1}
+`);
+    const aligns = [...m.functions[0].entry].map((i) => `${i.opcodeName}:${i.align}:${i.md ?? ''}`);
+    expect(aligns).toEqual([
+      'alloca:16:', 'load:4:, !tbaa !0', 'load:0:, !tbaa !0', 'load:8:', 'load:2:', 'store:4:, !nontemporal !1', 'ret:0:',
+    ]);
+  });
+});
+
+describe('names and strings are byte strings, printed as LLVM prints them', () => {
+  // Expected lines are opt-19's output for the same input.
+  const input = [
+    '@"\\FF\\41x" = global i32 1', // not UTF-8: the byte survives
+    '@"a\\5Cb" = global i32 2', // a backslash prints as \\
+    '@"h\\C3\\A9llo" = global i32 3', // UTF-8: the name is "héllo"
+    '@"\\E2\\82" = global i32 4', // a truncated UTF-8 sequence
+    '@"\u{1F600}" = global i32 5', // raw UTF-8 in the file
+    '%"t\\C3\\A9" = type { i32 }',
+    '@x = global %"t\\C3\\A9" zeroinitializer',
+    '@s = constant [4 x i8] c"a\\5Cb\\00"',
+    '@"q\\22" = global i32 6',
+  ].join('\n');
+  const expected = [
+    '%"t\\C3\\A9" = type { i32 }',
+    '',
+    '@"\\FFAx" = global i32 1',
+    '@"a\\\\b" = global i32 2',
+    '@"h\\C3\\A9llo" = global i32 3',
+    '@"\\E2\\82" = global i32 4',
+    '@"\\F0\\9F\\98\\80" = global i32 5',
+    '@x = global %"t\\C3\\A9" zeroinitializer',
+    '@s = constant [4 x i8] c"a\\\\b\\00"',
+    '@"q\\22" = global i32 6',
+  ];
+  it('round trips every byte and matches opt-19 -S', () => {
+    const m = parseModule(input);
+    expect(m.globals.find((g) => g.name.startsWith('h'))!.name).toBe('héllo');
+    const out = printModule(m).trim().split('\n');
+    expect(out).toEqual(expected);
+    expect(printModule(parseModule(out.join('\n'))).trim().split('\n')).toEqual(expected);
+  });
+});
