@@ -22,13 +22,17 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { generateSysYProgram, SYSY_C_PRELUDE } from '../src/fuzz/c-gen.js';
 import { OUT, SSAKIT, fmt, hasTool, measure, sizesFromArgs, table } from './common.js';
+import { V8_FLAGS } from '../scripts/node-flags.mjs';
 
 const sizes = sizesFromArgs([10_000, 100_000, 1_000_000]);
 const repsArg = process.argv.find((a) => a.startsWith('--reps='));
 const REPS = repsArg ? Math.max(1, Number(repsArg.slice(7))) : 1;
 const clang = !process.argv.includes('--no-clang') && hasTool('clang-19');
-/** Big inputs need more than V8's default old space. */
-const NODE_FLAGS = ['--max-old-space-size=16384'];
+/**
+ * The V8 flags the shipped `ssakit` command runs with (its shebang line), so in-process
+ * times are production's; big inputs also need more than V8's default old space.
+ */
+const NODE_FLAGS = [...V8_FLAGS, '--max-old-space-size=16384'];
 
 interface InProc {
   frontend: number;
