@@ -131,10 +131,16 @@ class Printer {
   }
 
   private globalName(v: Value): string {
-    const slot = this.globalSlots.get(v);
-    if (slot !== undefined || v.name === '') return '@' + (slot ?? '<badref>');
-    return '@' + quoteIdentifier(v.name);
+    let r = this.globalNames.get(v);
+    if (r === undefined) {
+      const slot = this.globalSlots.get(v);
+      r = slot !== undefined || v.name === '' ? '@' + (slot ?? '<badref>') : '@' + quoteIdentifier(v.name);
+      this.globalNames.set(v, r);
+    }
+    return r;
   }
+  /** `@name` of each global printed so far (globals are referenced over and over). */
+  private globalNames = new Map<Value, string>();
 
   private globalVariable(g: GlobalVariable): string {
     let s = this.globalName(g) + ' =';
@@ -158,6 +164,10 @@ class Printer {
     return s;
   }
 
+  /**
+   * Prints a function. (Its lines are joined here, not in one module-wide join: that would
+   * keep every line's rope string alive, and copied by the GC, until the end.)
+   */
   function(fn: Function): string {
     const decl = fn.isDeclaration();
     this.slots = decl ? null : new FunctionSlots(fn);
