@@ -205,6 +205,18 @@ export class Lexer {
     return !(isIdChar(after) || after === 58); // `align:` would be a label
   }
 
+  /** Whether the token after the current one is a metadata name (`!dbg`): cheap, like nextIsWord. */
+  nextIsMetadataName(): boolean {
+    const src = this.src;
+    let p = this.pos;
+    let c = src.charCodeAt(p);
+    while (c === 32 || c === 9) c = src.charCodeAt(++p);
+    if (c === 10 || c === 13 || c === 59) return this.peek() === Tok.MetadataVar;
+    if (c !== 33) return false;
+    const d = src.charCodeAt(p + 1);
+    return (isIdChar(d) && !isDigit(d)) || d === 92;
+  }
+
   save(): LexState {
     return {
       pos: this.pos, line: this.line, lineStart: this.lineStart, tok: this.tok, start: this.start, text: this.text,

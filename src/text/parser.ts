@@ -1402,7 +1402,7 @@ class Parser {
     // metadata attachments: , !name !N
     let md: string | null = null;
     while (lx.tk() === Tok.Comma) {
-      if (lx.peek() !== Tok.MetadataVar) break;
+      if (!lx.nextIsMetadataName()) break;
       lx.next();
       const s = lx.start;
       const isDbg = lx.text === 'dbg';
@@ -1789,7 +1789,7 @@ class Parser {
     let align = 0;
     let extra: string | null = null;
     while (lx.tk() === Tok.Comma) {
-      if (lx.peek() === Tok.MetadataVar) break; // a metadata attachment: the statement parser takes it
+      if (lx.nextIsMetadataName()) break; // a metadata attachment: the statement parser takes it
       lx.next();
       if (this.isWord('align')) {
         lx.next();
@@ -1886,7 +1886,7 @@ class Parser {
     let t: Type | null = src;
     let first = true;
     while (lx.tk() === Tok.Comma) {
-      if (lx.peek() === Tok.MetadataVar) break;
+      if (lx.nextIsMetadataName()) break;
       lx.next();
       if (this.eatWord('inrange')) {
         /* old-style marker */

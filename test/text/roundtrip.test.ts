@@ -66,6 +66,11 @@ describe('memory operand suffixes', () => {
   %d = load volatile i32, ptr %p, ; a comment between
       align 2
   store i32 %a, ptr %p, align 4, !nontemporal !1
+  %y = alloca i32, align 4, !annotation !0
+  %g = getelementptr inbounds [4 x i32], ptr %p, i64 0, i64 1, !foo !0
+  %h = getelementptr [4 x i32], ptr %p, i64 0,
+      i64 2
+  %e = add i32 %a, 1, !bar !1
   ret i32 %a
 }
 !0 = !{}
@@ -73,8 +78,10 @@ describe('memory operand suffixes', () => {
 `);
     const aligns = [...m.functions[0].entry].map((i) => `${i.opcodeName}:${i.align}:${i.md ?? ''}`);
     expect(aligns).toEqual([
-      'alloca:16:', 'load:4:, !tbaa !0', 'load:0:, !tbaa !0', 'load:8:', 'load:2:', 'store:4:, !nontemporal !1', 'ret:0:',
+      'alloca:16:', 'load:4:, !tbaa !0', 'load:0:, !tbaa !0', 'load:8:', 'load:2:', 'store:4:, !nontemporal !1',
+      'alloca:4:, !annotation !0', 'getelementptr:0:, !foo !0', 'getelementptr:0:', 'add:0:, !bar !1', 'ret:0:',
     ]);
+    expect(m.functions[0].entry.instructions().filter((i) => i.opcodeName === 'getelementptr').map((i) => i.numOperands)).toEqual([3, 3]);
   });
 });
 
