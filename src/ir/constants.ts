@@ -164,7 +164,8 @@ export class ConstantString extends Constant {
  * `sub (i64 ..., i64 ...)`. Interned by opcode, flags, type and operands.
  */
 export class ConstantExpr extends Constant {
-  private static cache = new Map<string, ConstantExpr>();
+  /** Interning tables: a numeric hash of the fields → the expressions with that hash. */
+  private static cache = new Map<number, ConstantExpr[]>();
   private constructor(
     readonly opcode: Opcode,
     type: Type,
@@ -181,17 +182,24 @@ export class ConstantExpr extends Constant {
    * Expressions over a global (`getelementptr (@g, ...)`) are interned per global, in a
    * WeakMap: a process-wide table would keep every module that ever made one alive.
    */
-  private static byGlobal = new WeakMap<Value, Map<string, ConstantExpr>>();
+  private static byGlobal = new WeakMap<Value, Map<number, ConstantExpr[]>>();
   /** The global this expression is built on (directly or through a nested expression), if any. */
   private anchor: Value | null = null;
 
   static get(opcode: Opcode, type: Type, operands: Constant[], flags = 0, sourceType: Type | null = null, predicate = 0): ConstantExpr {
-    const key = `${opcode}|${typeId(type)}|${flags}|${sourceType ? typeId(sourceType) : 0}|${predicate}|${operands.map((o) => o.uid).join(',')}`;
+    // hash the fields (no key string: the parser makes one of these per global reference in
+    // clang's output, and building keys was a visible share of parsing)
+    let h = Math.imul(opcode + 1, 0x9e3779b1) ^ typeId(type);
+    h = Math.imul(h ^ flags, 0x85ebca6b) ^ (sourceType !== null ? typeId(sourceType) : 0);
+    h = Math.imul(h ^ predicate, 0xc2b2ae35);
     let anchor: Value | null = null;
-    for (const o of operands) {
-      if (o.kind === ValueKind.Function || o.kind === ValueKind.GlobalVariable || o.kind === ValueKind.GlobalAlias || o.kind === ValueKind.BlockAddress) anchor = o;
-      else if (o.kind === ValueKind.ConstantExpr) anchor = (o as ConstantExpr).anchor;
-      if (anchor !== null) break;
+    for (let k = 0; k < operands.length; k++) {
+      const o = operands[k];
+      h = Math.imul(h ^ o.uid, 0x27d4eb2f) + k;
+      if (anchor === null) {
+        if (o.kind === ValueKind.Function || o.kind === ValueKind.GlobalVariable || o.kind === ValueKind.GlobalAlias || o.kind === ValueKind.BlockAddress) anchor = o;
+        else if (o.kind === ValueKind.ConstantExpr) anchor = (o as ConstantExpr).anchor;
+      }
     }
     let table = ConstantExpr.cache;
     if (anchor !== null) {
@@ -199,11 +207,19 @@ export class ConstantExpr extends Constant {
       if (t === undefined) ConstantExpr.byGlobal.set(anchor, (t = new Map()));
       table = t;
     }
-    let c = table.get(key);
-    if (c === undefined) {
-      table.set(key, (c = new ConstantExpr(opcode, type, operands, flags, sourceType, predicate)));
-      c.anchor = anchor;
+    let bucket = table.get(h);
+    if (bucket === undefined) table.set(h, (bucket = []));
+    for (const c of bucket) {
+      if (c.opcode !== opcode || c.type !== type || c.flags !== flags || c.sourceType !== sourceType || c.predicate !== predicate) continue;
+      const ops = c.operands;
+      if (ops.length !== operands.length) continue;
+      let same = true;
+      for (let k = 0; k < ops.length && same; k++) same = ops[k] === operands[k];
+      if (same) return c;
     }
+    const c = new ConstantExpr(opcode, type, operands, flags, sourceType, predicate);
+    c.anchor = anchor;
+    bucket.push(c);
     return c;
   }
 }
