@@ -30,8 +30,33 @@ const MARKER_INTRINSIC_PREFIXES = ['llvm.lifetime.start', 'llvm.lifetime.end', '
 /** libc functions that neither read nor write memory (they may set errno in C, but we model none). */
 const PURE_LIBC = new Set(['abs', 'labs', 'llabs']);
 
+const wordPatterns = new Map<string, RegExp>();
 function hasWord(attrs: string, word: string): boolean {
-  return attrs.length > 0 && new RegExp(`(^|[\\s(])${word}([\\s),]|$)`).test(attrs);
+  if (attrs.length === 0) return false;
+  let re = wordPatterns.get(word);
+  if (re === undefined) wordPatterns.set(word, (re = new RegExp(`(^|[\\s(])${word}([\\s),]|$)`)));
+  return re.test(attrs);
+}
+
+/** What an attribute text says about memory and returning, computed once per distinct text. */
+interface AttrFacts {
+  memory: MemoryEffect;
+  willReturn: boolean;
+}
+const attrFactsCache = new Map<string, AttrFacts>();
+function attrFacts(attrs: string): AttrFacts {
+  let f = attrFactsCache.get(attrs);
+  if (f === undefined) {
+    const memory: MemoryEffect =
+      hasWord(attrs, 'readnone') || /memory\(none\)/.test(attrs) ? 'none'
+      : hasWord(attrs, 'readonly') || /memory\(read\)/.test(attrs) ? 'read'
+      : hasWord(attrs, 'writeonly') || /memory\(write\)/.test(attrs) ? 'write'
+      : 'readwrite';
+    f = { memory, willReturn: hasWord(attrs, 'willreturn') && hasWord(attrs, 'nounwind') };
+    if (attrFactsCache.size > 10_000) attrFactsCache.clear(); // attribute texts are few; stay bounded anyway
+    attrFactsCache.set(attrs, f);
+  }
+  return f;
 }
 
 /** The function attributes of `fn` as text (inline ones plus its `#N` groups). */
@@ -78,19 +103,14 @@ export function callMemoryEffect(call: Instruction): MemoryEffect {
     if (isPureIntrinsicName(n) || PURE_LIBC.has(n)) return 'none';
     if (isMarkerIntrinsicName(n)) return 'none';
   }
-  const attrs = callAttributeText(call);
-  if (hasWord(attrs, 'readnone') || /memory\(none\)/.test(attrs)) return 'none';
-  if (hasWord(attrs, 'readonly') || /memory\(read\)/.test(attrs)) return 'read';
-  if (hasWord(attrs, 'writeonly') || /memory\(write\)/.test(attrs)) return 'write';
-  return 'readwrite';
+  return attrFacts(callAttributeText(call)).memory;
 }
 
 /** Whether a call is known to return normally (no exit, no infinite loop, no unwinding). */
 export function callWillReturn(call: Instruction): boolean {
   const fn = call.calledFunction();
   if (fn !== null && (isPureIntrinsicName(fn.name) || isMarkerIntrinsicName(fn.name) || PURE_LIBC.has(fn.name))) return true;
-  const attrs = callAttributeText(call);
-  return hasWord(attrs, 'willreturn') && hasWord(attrs, 'nounwind');
+  return attrFacts(callAttributeText(call)).willReturn;
 }
 
 export function mayReadMemory(i: Instruction): boolean {
