@@ -81,12 +81,17 @@ export function hasCsmith(): boolean {
 }
 export const CSMITH_MISSING = 'csmith (or its header csmith.h, package libcsmith-dev) not found: skipping Csmith programs. Install with `apt-get install -y csmith libcsmith-dev`.';
 
-/** A Csmith program for a seed (cached), and the include flag it needs. */
-export function csmithProgram(seed: number): { source: string; flags: string[] } {
+/**
+ * A Csmith program for a seed (cached), and the include flag it needs. `extraArgs` are
+ * given to csmith after the defaults (a later option wins, e.g. `--max-funcs 8`, `--float`);
+ * they are part of the cache name.
+ */
+export function csmithProgram(seed: number, extraArgs: string[] = []): { source: string; flags: string[] } {
   mkdirSync(CACHE_DIR, { recursive: true });
-  const path = join(CACHE_DIR, `csmith-${seed}.c`);
+  const variant = extraArgs.length === 0 ? '' : `-${extraArgs.join(' ').replace(/[^A-Za-z0-9]+/g, '_')}`;
+  const path = join(CACHE_DIR, `csmith-${seed}${variant}.c`);
   if (!existsSync(path)) {
-    const r = spawnSync(CSMITH, ['--seed', String(seed), '--max-funcs', '4', '--no-packed-struct', '-o', `${path}.${process.pid}.tmp`]);
+    const r = spawnSync(CSMITH, ['--seed', String(seed), '--max-funcs', '4', '--no-packed-struct', ...extraArgs, '-o', `${path}.${process.pid}.tmp`]);
     if (r.status !== 0) throw new Error(`csmith failed: ${r.stderr}`);
     spawnSync('mv', [`${path}.${process.pid}.tmp`, path]);
   }
