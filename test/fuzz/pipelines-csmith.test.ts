@@ -26,7 +26,7 @@ import { parseModule } from '../../src/text/parser.js';
 import { printModule } from '../../src/text/printer.js';
 import { clangToLL, hasLlvm, llvmAsError, LLVM_MISSING } from '../helpers/llvm.js';
 import { stripNoinline } from '../helpers/noinline.js';
-import { csmithProgram, CSMITH_MISSING, hasCsmith, lliOracle, tick } from '../interp/diff-helpers.js';
+import { csmithProgram, CSMITH_MISSING, expectSameOutput, hasCsmith, lliOracle, tick } from '../interp/diff-helpers.js';
 
 const N = Number(process.env.SSAKIT_PIPE_CSMITH_N ?? 100);
 const SEED = Number(process.env.SSAKIT_PIPE_CSMITH_SEED ?? 5000);
@@ -55,20 +55,6 @@ function run(m: Module, maxSteps: number): Outcome {
     const stepLimit = /step limit of \d+ instructions exceeded/.test(e.message);
     return { stdout: e.stdoutBytes ?? Buffer.alloc(0), exitCode: 1, steps: e.stats?.total ?? 0, error: e.message, stepLimit };
   }
-}
-
-/** `label: first difference at line N` on both sides, so a failure shows the two lines. */
-function expectSameOutput(label: string, got: Outcome, want: { stdout: Buffer; exitCode: number | null }): void {
-  if (!got.stdout.equals(want.stdout)) {
-    const g = got.stdout.toString('latin1').split('\n');
-    const w = want.stdout.toString('latin1').split('\n');
-    let i = 0;
-    while (i < g.length && i < w.length && g[i] === w[i]) i++;
-    expect(`${label}, first difference at line ${i + 1}: ${g[i] ?? '<eof>'}${got.error ? `\n(interpreter error: ${got.error})` : ''}`).toBe(
-      `${label}, first difference at line ${i + 1}: ${w[i] ?? '<eof>'}`,
-    );
-  }
-  expect(`${label}: exit ${got.exitCode}${got.error ? ` (${got.error})` : ''}`).toBe(`${label}: exit ${want.exitCode}`);
 }
 
 const summary = {

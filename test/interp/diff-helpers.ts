@@ -58,7 +58,16 @@ export async function expectSameAsLli(source: string, name: string, level: OptLe
   await tick();
   const got = runOurs(ll, stdin);
   await tick();
-  const label = `${name} at -${level}`;
+  expectSameOutput(`${name} at -${level}`, got, want);
+  return true;
+}
+
+/** Same stdout bytes and exit code; on a difference, `label: first difference at line N` shows both lines. */
+export function expectSameOutput(
+  label: string,
+  got: { stdout: Buffer; exitCode: number | null; error?: string | null },
+  want: { stdout: Buffer; exitCode: number | null },
+): void {
   if (!got.stdout.equals(want.stdout)) {
     const g = got.stdout.toString('latin1').split('\n');
     const w = want.stdout.toString('latin1').split('\n');
@@ -69,7 +78,6 @@ export async function expectSameAsLli(source: string, name: string, level: OptLe
     );
   }
   expect(`${label}: exit ${got.exitCode}${got.error ? ` (${got.error})` : ''}`).toBe(`${label}: exit ${want.exitCode}`);
-  return true;
 }
 
 export const CSMITH = process.env.SSAKIT_CSMITH ?? 'csmith';
