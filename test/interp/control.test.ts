@@ -46,6 +46,7 @@ define i32 @main() {
 `;
     expect(runIR(text).exitCode).toBe(1);
   });
+  // Reason: needs clang-19 to build the native reference (apt-get install clang-19); without it the test is reported as skipped.
   it.skipIf(!haveClang)('C recursion 100,000 deep at -O0 and -O2', () => {
     const src = `#include <stdio.h>
 int depth(int n) { volatile int pad[4]; pad[0] = n; return n == 0 ? 0 : 1 + depth(n - 1) + pad[0] - n; }
@@ -146,6 +147,7 @@ define i32 @main() {
     expect(r.exitCode).toBe(134);
     expect(r.stderr).toMatch(/abort/i);
   });
+  // Reason: needs clang-19 to build the native reference (apt-get install clang-19); without it the test is reported as skipped.
   it.skipIf(!haveClang)('assert failure prints glibc\'s message and aborts', () => {
     const r = runC('#include <assert.h>\nint main(void) { int x = 3; assert(x == 4); return 0; }', 'O0', {}, 'assertion.c');
     expect(r.exitCode).toBe(134);
@@ -276,6 +278,7 @@ define i32 @main() {
 
 describe('CLI', () => {
   const cli = join(process.cwd(), 'dist', 'ssakit.js');
+  // Reason: runs the built CLI, dist/ssakit.js (`npm test` builds it first; a bare `vitest run` before any build skips this).
   it.skipIf(!existsSync(cli))('ssakit run FILE --stats --max-steps', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ssakit-run-'));
     const f = join(dir, 'p.ll');
@@ -307,6 +310,7 @@ define i32 @main() {
 });
 
 describe('static constructors and destructors', () => {
+  // Reason: needs clang-19 to build the native reference (apt-get install clang-19); without it the test is reported as skipped.
   it.skipIf(!haveClang)('runs __attribute__((constructor/destructor)) around main, by priority, as lli does', () => {
     const src = `#include <stdio.h>
 __attribute__((constructor(200))) static void late(void) { puts("ctor 200"); }
@@ -318,6 +322,7 @@ int main(void) { puts("main"); return 0; }`;
 });
 
 describe('computed goto', () => {
+  // Reason: needs clang-19 to build the native reference (apt-get install clang-19); without it the test is reported as skipped.
   it.skipIf(!haveClang)('blockaddress and indirectbr (labels as values) at -O0 and -O2', () => {
     const src = `#include <stdio.h>
 static int run(const unsigned char *code) {

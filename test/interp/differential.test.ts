@@ -22,6 +22,7 @@ try {
 const GEN_N = 100;
 const CSMITH_N = 12;
 
+// Reason: the oracle is LLVM 19 (clang-19, lli-19, opt-19); without llvm-19 the test is reported as skipped.
 describe.skipIf(!llvm)('interpreter vs lli-19 on test/programs', () => {
   for (const p of programs) {
     for (const level of LEVELS) {
@@ -32,6 +33,7 @@ describe.skipIf(!llvm)('interpreter vs lli-19 on test/programs', () => {
   }
 });
 
+// Reason: the oracle is lli-19 (llvm-19), and the generator src/fuzz/c-gen.ts must exist.
 describe.skipIf(!llvm || generate === null)(`interpreter vs lli-19 on ${GEN_N} generated programs`, () => {
   for (let seed = 1; seed <= GEN_N; seed++) {
     it(`generateCProgram(${seed})`, async () => {
@@ -41,6 +43,7 @@ describe.skipIf(!llvm || generate === null)(`interpreter vs lli-19 on ${GEN_N} g
   }
 });
 
+// Reason: the oracle is lli-19 (llvm-19) and the programs come from the optional Csmith package (csmith, libcsmith-dev).
 describe.skipIf(!llvm || !hasCsmith())(`interpreter vs lli-19 on ${CSMITH_N} Csmith programs`, () => {
   // seeds whose program does not finish under lli-19 within 10 s at -O0 are skipped
   // (about one in eight Csmith programs runs for minutes); each level is its own test
