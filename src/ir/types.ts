@@ -8,7 +8,7 @@
  *  - Pointers are opaque (`ptr`, address space 0 unless stated); legacy typed pointers
  *    such as `i32*` are read as `ptr` by the parser.
  */
-import { encodeNameBytes } from '../util/name-bytes.js';
+import { encodeNameBytes, quoteBytes } from '../util/name-bytes.js';
 
 export enum TypeKind {
   Void,
@@ -130,15 +130,8 @@ export function structBody(t: Type): string {
 const SIMPLE_ID = /^[-a-zA-Z$._][-a-zA-Z$._0-9]*$/;
 /** Prints an identifier body (after `%` or `@`), quoting it when LLVM requires. */
 export function quoteIdentifier(name: string): string {
-  if (SIMPLE_ID.test(name)) return name;
-  // escape by bytes, as LLVM does: a non-ASCII character prints as its UTF-8 bytes
-  let out = '"';
-  for (const c of encodeNameBytes(name)) {
-    if (c === 0x5c) out += '\\\\'; // LLVM prints a backslash as `\\`
-    else if (c === 0x22 || c < 0x20 || c > 0x7e) out += '\\' + c.toString(16).toUpperCase().padStart(2, '0');
-    else out += String.fromCharCode(c);
-  }
-  return out + '"';
+  // a plain identifier as is; otherwise quoted and escaped by bytes as LLVM does (non-ASCII as UTF-8 bytes)
+  return SIMPLE_ID.test(name) ? name : quoteBytes(encodeNameBytes(name));
 }
 
 // ---- interning -------------------------------------------------------------

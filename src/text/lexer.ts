@@ -194,11 +194,9 @@ export class Lexer {
    * lookahead for the common `, align 4`; falls back to peek() across lines or comments).
    */
   nextIsWord(w: string): boolean {
+    const p = this.nextTokenStart();
+    if (p < 0) return this.peek() === Tok.Word && this.peekText === w;
     const src = this.src;
-    let p = this.pos;
-    let c = src.charCodeAt(p);
-    while (c === 32 || c === 9) c = src.charCodeAt(++p);
-    if (c === 10 || c === 13 || c === 59) return this.peek() === Tok.Word && this.peekText === w;
     const len = w.length;
     for (let k = 0; k < len; k++) if (src.charCodeAt(p + k) !== w.charCodeAt(k)) return false;
     const after = src.charCodeAt(p + len);
@@ -207,14 +205,21 @@ export class Lexer {
 
   /** Whether the token after the current one is a metadata name (`!dbg`): cheap, like nextIsWord. */
   nextIsMetadataName(): boolean {
+    const p = this.nextTokenStart();
+    if (p < 0) return this.peek() === Tok.MetadataVar;
+    const src = this.src;
+    if (src.charCodeAt(p) !== 33) return false;
+    const d = src.charCodeAt(p + 1);
+    return (isIdChar(d) && !isDigit(d)) || d === 92;
+  }
+
+  /** Where the next token starts when only blanks come before it on this line, else -1. */
+  private nextTokenStart(): number {
     const src = this.src;
     let p = this.pos;
     let c = src.charCodeAt(p);
     while (c === 32 || c === 9) c = src.charCodeAt(++p);
-    if (c === 10 || c === 13 || c === 59) return this.peek() === Tok.MetadataVar;
-    if (c !== 33) return false;
-    const d = src.charCodeAt(p + 1);
-    return (isIdChar(d) && !isDigit(d)) || d === 92;
+    return c === 10 || c === 13 || c === 59 ? -1 : p;
   }
 
   save(): LexState {
@@ -424,47 +429,27 @@ export class Lexer {
     const close = src.indexOf('"', p);
     if (close < 0) this.lexError(p - 1, 'unterminated string');
     let body = src.slice(p, close);
-    for (let k = p; k < close; k++) {
-      if (src.charCodeAt(k) === 10) {
-        this.line++;
-        this.lineStart = k + 1;
-      }
-    }
+    this.countLines(p, close);
     if (body.indexOf('\\') >= 0) body = unescapeName(body);
     this.text = body;
     return close + 1;
   }
 
   private lexStringBytes(p: number): number {
-    const src = this.src;
-    const close = src.indexOf('"', p);
+    const close = this.src.indexOf('"', p);
     if (close < 0) this.lexError(p - 1, 'unterminated string');
-    const out: number[] = [];
-    for (let k = p; k < close; k++) {
-      const ch = src.charCodeAt(k);
-      if (ch === 92) {
-        const h1 = hexVal(src.charCodeAt(k + 1));
-        const h2 = hexVal(src.charCodeAt(k + 2));
-        if (src.charCodeAt(k + 1) === 92) {
-          out.push(92);
-          k += 1;
-        } else if (h1 >= 0 && h2 >= 0) {
-          out.push(h1 * 16 + h2);
-          k += 2;
-        } else out.push(92);
-      } else if (ch < 128) {
-        if (ch === 10) {
-          this.line++;
-          this.lineStart = k + 1;
-        }
-        out.push(ch);
-      } else {
-        const enc = new TextEncoder().encode(src[k]);
-        for (const b of enc) out.push(b);
-      }
-    }
-    this.bytes = Uint8Array.from(out);
+    this.countLines(p, close);
+    this.bytes = Uint8Array.from(escapedBytes(this.src.slice(p, close)));
     return close + 1;
+  }
+
+  /** Advances `line`/`lineStart` over the newlines in `src[from, to)` (inside a quoted string). */
+  private countLines(from: number, to: number): void {
+    const src = this.src;
+    for (let k = src.indexOf('\n', from); k >= 0 && k < to; k = src.indexOf('\n', k + 1)) {
+      this.line++;
+      this.lineStart = k + 1;
+    }
   }
 
   private lexNumber(p: number): Tok {
@@ -553,7 +538,14 @@ export class Lexer {
  * (see src/util/name-bytes.ts), so printing gives back the same bytes.
  */
 export function unescapeName(s: string): string {
-  if (s.indexOf('\\') < 0) return s;
+  return s.indexOf('\\') < 0 ? s : decodeNameBytes(escapedBytes(s));
+}
+
+/**
+ * The bytes the body of a quoted name or c-string stands for: `\\` is a backslash, `\XX` a
+ * byte, any other character its UTF-8 bytes (surrogate escapes give back their byte).
+ */
+export function escapedBytes(s: string): number[] {
   const bytes: number[] = [];
   let from = 0; // start of the run of ordinary characters not yet encoded
   const flush = (to: number): void => {
@@ -576,5 +568,5 @@ export function unescapeName(s: string): string {
     from = k + 1;
   }
   flush(s.length);
-  return decodeNameBytes(bytes);
+  return bytes;
 }

@@ -5,7 +5,7 @@
  *
  * Invariant: `parseModule(printModule(m))` gives back a module that prints identically.
  */
-import { encodeNameBytes } from '../util/name-bytes.js';
+import { encodeNameBytes, quoteBytes } from '../util/name-bytes.js';
 import type { BasicBlock } from '../ir/basic-block.js';
 import {
   BlockAddress,
@@ -483,20 +483,8 @@ function fmf(f: number): string {
   return s;
 }
 
-/** `"text"` with LLVM's escapes: printable ASCII except `"` and `\` as is, the rest `\XX`. */
-export function quoteBytes(bytes: Uint8Array): string {
-  let s = '"';
-  for (let k = 0; k < bytes.length; k++) {
-    const b = bytes[k];
-    if (b >= 0x20 && b <= 0x7e && b !== 0x22 && b !== 0x5c) s += String.fromCharCode(b);
-    else if (b === 0x5c) s += '\\\\'; // as LLVM prints it
-    else s += '\\' + (b < 16 ? '0' : '') + b.toString(16).toUpperCase();
-  }
-  return s + '"';
-}
-
 function quoteString(s: string): string {
-  return quoteBytes(Uint8Array.from(encodeNameBytes(s)));
+  return quoteBytes(encodeNameBytes(s));
 }
 
 /** Re-exported for callers that print types. */

@@ -64,3 +64,18 @@ export function encodeNameBytes(s: string): number[] {
   }
   return out;
 }
+
+/**
+ * `"…"` as LLVM prints a quoted name or c-string: printable ASCII as is, except `"` (`\22`)
+ * and a backslash (`\\`); every other byte as `\XX`.
+ */
+export function quoteBytes(bytes: ArrayLike<number>): string {
+  let s = '"';
+  for (let k = 0; k < bytes.length; k++) {
+    const b = bytes[k];
+    if (b >= 0x20 && b <= 0x7e && b !== 0x22 && b !== 0x5c) s += String.fromCharCode(b);
+    else if (b === 0x5c) s += '\\\\';
+    else s += '\\' + (b < 16 ? '0' : '') + b.toString(16).toUpperCase();
+  }
+  return s + '"';
+}
