@@ -75,7 +75,10 @@ class FunctionVerifier {
   private slots: FunctionSlots | null = null;
   private suppressed = 0;
 
-  constructor(readonly fn: Function) {}
+  constructor(
+    readonly fn: Function,
+    private readonly opts: VerifyOptions = {},
+  ) {}
 
   private blockName(bb: BasicBlock | null): string | null {
     if (bb === null) return null;
@@ -326,7 +329,8 @@ class FunctionVerifier {
         case ValueKind.GlobalVariable:
         case ValueKind.GlobalAlias: {
           const g = v as unknown as { parent: Module | null; name: string };
-          if (fn.parent !== null && g.parent !== fn.parent) this.report(`operand ${k} (@${g.name}) is a global of another module (or a removed one)`, i);
+          if (fn.parent !== null && g.parent !== fn.parent && !(g.parent === null && this.opts.isPendingGlobal?.(v)))
+            this.report(`operand ${k} (@${g.name}) is a global of another module (or a removed one)`, i);
           break;
         }
         default:
@@ -708,9 +712,18 @@ function callProblem(i: Instruction): string | null {
   return null;
 }
 
+export interface VerifyOptions {
+  /**
+   * Globals that are referenced but not yet defined, so not yet in the module: true while a
+   * module is being read function by function (src/passes/streaming.ts); the reader checks
+   * at the end of the text that each was defined.
+   */
+  isPendingGlobal?: (g: Value) => boolean;
+}
+
 /** Every problem of one function (empty when it is well formed). */
-export function verifyFunction(fn: Function): VerifierError[] {
-  return new FunctionVerifier(fn).run();
+export function verifyFunction(fn: Function, opts: VerifyOptions = {}): VerifierError[] {
+  return new FunctionVerifier(fn, opts).run();
 }
 
 /** Every problem of every function of a module. */

@@ -121,6 +121,35 @@ export class PassManager {
     return changed;
   }
 
+  /**
+   * Runs a pipeline of function passes on one function only, then drops the function's
+   * cached analyses (streaming.ts calls this for each function as it is read). A fixpoint
+   * repeats its body on this function until a round changes nothing in it.
+   */
+  runOnFunction(pipeline: readonly PipelineNode[], fn: Function): boolean {
+    const changed = this.runNodesOn(pipeline, fn);
+    this.fams.delete(fn);
+    return changed;
+  }
+
+  private runNodesOn(pipeline: readonly PipelineNode[], fn: Function): boolean {
+    let changed = false;
+    for (const node of pipeline) {
+      if ('pass' in node) {
+        if (node.pass.kind !== 'function') throw new Error(`runOnFunction: '${node.pass.name}' is a module pass`);
+        changed = this.runFunctionPass(node.pass, fn) || changed;
+      } else if ('repeat' in node) {
+        for (let k = 0; k < node.repeat; k++) changed = this.runNodesOn(node.body, fn) || changed;
+      } else {
+        for (let k = 0; k < node.fixpoint; k++) {
+          if (!this.runNodesOn(node.body, fn)) break;
+          changed = true;
+        }
+      }
+    }
+    return changed;
+  }
+
   private runNode(node: PipelineNode): boolean {
     if ('pass' in node) return node.pass.kind === 'module' ? this.runModulePass(node.pass) : this.runFunctionPassOverModule(node.pass);
     if ('repeat' in node) {

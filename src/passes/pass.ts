@@ -35,6 +35,12 @@ export interface PassContext {
 export interface FunctionPass {
   readonly kind: 'function';
   readonly name: string;
+  /**
+   * The pass reads nothing outside its function but the signatures and names of the globals
+   * the body references: not other bodies, not attribute groups or metadata. Pipelines of
+   * such passes can run on each function as soon as it is read (src/passes/streaming.ts).
+   */
+  readonly local?: boolean;
   run(fn: Function, ctx: PassContext): PassResult;
 }
 

@@ -171,6 +171,7 @@ export const mem2regBraunPass: PassInfo = {
     return {
       kind: 'function',
       name: 'mem2reg-braun',
+      local: true,
       run(fn: Function, ctx: PassContext): PassResult {
         const allocas = promotableAllocas(fn);
         if (allocas.length === 0) return { changed: false };

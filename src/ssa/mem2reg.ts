@@ -791,6 +791,7 @@ export const mem2regPass: PassInfo = {
     return {
       kind: 'function',
       name: 'mem2reg',
+      local: true,
       run(fn: Function, ctx: PassContext): PassResult {
         const allocas = promotableAllocas(fn);
         if (allocas.length === 0) return { changed: false };

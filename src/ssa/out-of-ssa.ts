@@ -154,6 +154,7 @@ export const outOfSSAPass: PassInfo = {
     return {
       kind: 'function',
       name: 'out-of-ssa',
+      local: true,
       run(fn: Function, ctx: PassContext): PassResult {
         const s = outOfSSA(fn);
         if (s.criticalEdgesSplit > 0) ctx.stat('critical edges split', s.criticalEdgesSplit);

@@ -178,6 +178,7 @@ export const redundantPhisPass: PassInfo = {
     return {
       kind: 'function',
       name: 'redundant-phis',
+      local: true,
       run(fn: Function, ctx: PassContext): PassResult {
         const st = removeRedundantPhis(fn);
         if (st.redundant > 0) ctx.stat('phis removed as redundant', st.redundant);

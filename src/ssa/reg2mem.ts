@@ -149,6 +149,7 @@ export const reg2memPass: PassInfo = {
     return {
       kind: 'function',
       name: 'reg2mem',
+      local: true,
       run(fn: Function, ctx: PassContext): PassResult {
         const s = regToMem(fn);
         if (s.criticalEdgesSplit > 0) ctx.stat('critical edges split', s.criticalEdgesSplit);

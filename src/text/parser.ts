@@ -67,13 +67,21 @@ import { Lexer, Tok, TOK_NAMES } from './lexer.js';
 import { parseFloatLiteral } from './float-format.js';
 
 export interface ParseOptions {
-  /** File name used in error messages. */
-  fileName?: string;
+  /**
+   * Called with each function definition as soon as its body has been read and checked, in
+   * text order, before the rest of the module is read (src/passes/streaming.ts processes
+   * modules function by function this way). At that point globals referenced but defined
+   * further on are not in the module yet: `isPendingGlobal` says which they are. The callback
+   * may transform the body, or delete it to free memory.
+   */
+  onFunction?: (fn: Function, isPendingGlobal: (g: Value) => boolean) => void;
 }
 
 /** Parses LLVM textual IR into a Module. Throws SourceError on malformed input. */
-export function parseModule(text: string, fileName = '<input>'): Module {
-  return new Parser(text, fileName).parseModule();
+export function parseModule(text: string, fileName = '<input>', opts: ParseOptions = {}): Module {
+  const p = new Parser(text, fileName);
+  if (opts.onFunction !== undefined) p.onFunction = opts.onFunction;
+  return p.parseModule();
 }
 
 const LINKAGES = new Set([
@@ -144,6 +152,8 @@ class Parser {
   private globalForwardLoc = new Map<Value, Loc>();
   private nextGlobalNumber = 0;
   private fs: FunctionState | null = null;
+  onFunction: ((fn: Function, isPendingGlobal: (g: Value) => boolean) => void) | null = null;
+  private readonly isPendingGlobal = (g: Value): boolean => this.globalForwardLoc.has(g) && !this.definedGlobals.has(g);
   /** blockaddress constants, resolved to blocks once every body has been read. */
   private pendingBlockAddresses: { ba: BlockAddress; name: string; numbered: boolean; loc: Loc }[] = [];
   /** Block tables of parsed functions (kept only when a blockaddress needs them). */
@@ -1241,6 +1251,7 @@ class Parser {
     });
     this.fs = null;
     if (this.mayHaveBlockAddresses) this.blockTables.set(fn, fs);
+    if (this.onFunction !== null) this.onFunction(fn, this.isPendingGlobal);
   }
 
   private parseBlock(fs: FunctionState): void {

@@ -30,6 +30,11 @@ import { FunctionSlots, moduleSlots } from './slots.js';
 export interface PrintOptions {
   /** Print `; preds = …` comments on block labels (default true, as opt does). */
   predComments?: boolean;
+  /**
+   * Functions already printed (by `functionPrinter`, whose bodies may since have been
+   * deleted): the module printer puts this text in their place.
+   */
+  printed?: ReadonlyMap<Function, string>;
 }
 
 export function printModule(m: Module, opts: PrintOptions = {}): string {
@@ -41,6 +46,16 @@ export function printFunction(fn: Function, opts: PrintOptions = {}): string {
   const m = fn.parent;
   const p = new Printer(m, opts);
   return p.function(fn);
+}
+
+/**
+ * A printer of one function after another with the same module context: the text each
+ * function has in `printModule`, without renumbering the module's globals every time.
+ * The numbering of unnamed globals is taken when the printer is made.
+ */
+export function functionPrinter(m: Module, opts: PrintOptions = {}): (fn: Function) => string {
+  const p = new Printer(m, opts);
+  return (fn) => p.function(fn);
 }
 
 /** Prints one instruction as it appears in its function (`%3 = add i32 %1, 2`). */
@@ -73,6 +88,7 @@ class Printer {
   private otherSlots = new Map<Function, FunctionSlots>();
   private globalSlots: Map<Value, number>;
   private readonly predComments: boolean;
+  private readonly printed: ReadonlyMap<Function, string> | null;
 
   constructor(
     private readonly m: Module | null,
@@ -80,6 +96,7 @@ class Printer {
   ) {
     this.globalSlots = m === null ? new Map() : moduleSlots(m);
     this.predComments = opts.predComments ?? true;
+    this.printed = opts.printed ?? null;
   }
 
   setFunction(fn: Function): void {
@@ -114,9 +131,10 @@ class Printer {
       out.push('');
       for (const a of m.aliases) out.push(this.alias(a));
     }
+    const printed = this.printed;
     for (const f of m.functions) {
       out.push('');
-      out.push(this.function(f));
+      out.push(printed?.get(f) ?? this.function(f));
     }
     if (m.attributeGroups.size > 0) {
       out.push('');

@@ -1,12 +1,11 @@
 /**
  * `ssakit opt FILE.ll [-S] [-o OUT] [-passes=PIPELINE | -O1 | -O2] [instrumentation]`:
- * reads LLVM IR, verifies it, runs a pass pipeline, writes LLVM IR (always text).
+ * reads LLVM IR, verifies it, runs a pass pipeline, writes LLVM IR (always text); the work is
+ * src/passes/streaming.ts (optimizeText).
  */
 import type { Command } from 'commander';
-import { verifyModule } from '../../ir/verifier.js';
-import { ensureRegistered, passInfos, runPipeline } from '../../passes/index.js';
-import { parseModule } from '../../text/parser.js';
-import { printModule } from '../../text/printer.js';
+import type { VerifierError } from '../../ir/verifier.js';
+import { ensureRegistered, optimizeText, passInfos } from '../../passes/index.js';
 import { CliError, loadedSources, readInput, writeOutput, writeStderr, writeStdout } from '../common.js';
 
 export function registerOpt(program: Command): void {
@@ -26,6 +25,7 @@ export function registerOpt(program: Command): void {
     .option('--stats', 'print the counters passes keep (to stderr)')
     .option('--opt-bisect-limit <n>', 'run only the first N pass executions', (v) => parseInt(v, 10))
     .option('--disable-output', 'do not write the output')
+    .option('--no-streaming', 'read the whole module before running passes (by default, pipelines of function-local passes run on each function as soon as it is read)')
     .option('--list-passes', 'list the available passes and exit')
     .action((file: string, o: Record<string, unknown>) => {
       if (o.listPasses) {
@@ -36,8 +36,6 @@ export function registerOpt(program: Command): void {
       const text = readInput(file);
       const name = file === '-' ? '<stdin>' : file;
       loadedSources.set(name, text);
-      const m = parseModule(text, name);
-      if (!o.disableVerify) checkValid(m, 'input');
       let pipeline = (o.passes as string | undefined) ?? '';
       if (o.optLevel !== undefined) {
         const lvl = String(o.optLevel);
@@ -45,28 +43,30 @@ export function registerOpt(program: Command): void {
         const std = `default<O${lvl === '3' ? '2' : lvl}>`;
         pipeline = pipeline === '' ? std : `${std},${pipeline}`;
       }
-      let ran = false;
-      if (pipeline !== '') {
-        ran = true;
-        const pm = runPipeline(m, pipeline, {
+      const r = optimizeText(text, name, {
+        pipeline,
+        verify: !o.disableVerify,
+        print: !o.disableOutput,
+        streaming: o.streaming !== false,
+        instrumentation: {
           verifyEach: Boolean(o.verifyEach),
           printAfterAll: Boolean(o.printAfterAll),
           printChanged: Boolean(o.printChanged),
           timePasses: Boolean(o.timePasses),
           bisectLimit: (o.optBisectLimit as number | undefined) ?? -1,
           log: writeStderr,
-        });
-        if (o.timePasses) writeStderr(pm.timingReport());
-        if (o.stats) writeStderr(pm.statsReport());
-      }
-      // The output is verified when passes ran (opt does the same); unchanged input was checked above.
-      if (!o.disableVerify && ran) checkValid(m, 'output');
-      if (!o.disableOutput) writeOutput(o.output as string, printModule(m));
+        },
+      });
+      // opt verifies the input, and the output when passes ran.
+      reportProblems(r.inputProblems, 'input');
+      reportProblems(r.outputProblems, 'output');
+      if (r.pm !== null && o.timePasses) writeStderr(r.pm.timingReport());
+      if (r.pm !== null && o.stats) writeStderr(r.pm.statsReport());
+      if (r.output !== null) writeOutput(o.output as string, r.output);
     });
 }
 
-function checkValid(m: Parameters<typeof verifyModule>[0], what: 'input' | 'output'): void {
-  const errs = verifyModule(m);
+function reportProblems(errs: readonly VerifierError[], what: 'input' | 'output'): void {
   if (errs.length === 0) return;
   const shown = errs.slice(0, 20).map((e) => '  ' + e.message.replace(/\n/g, '\n  '));
   if (errs.length > 20) shown.push(`  … and ${errs.length - 20} more`);
