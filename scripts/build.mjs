@@ -13,4 +13,8 @@ if (existsSync('src/cli/main.ts')) {
   chmodSync('dist/ssakit.js', 0o755);
 }
 if (existsSync('src/index.ts')) await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
+// The worker threads of `ssakit opt` (src/passes/streaming-parallel.ts finds it next to the bundle that loads it).
+if (existsSync('src/passes/streaming-worker.ts')) {
+  await build({ ...common, entryPoints: ['src/passes/streaming-worker.ts'], outfile: 'dist/streaming-worker.js' });
+}
 if (process.argv.includes('--types')) execFileSync('npx', ['tsc', '-p', '.', '--emitDeclarationOnly'], { stdio: 'inherit' });

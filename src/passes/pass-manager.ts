@@ -267,6 +267,24 @@ export class PassManager {
     }
   }
 
+  /** Adds counters and timings gathered by another manager (another thread's share of the functions). */
+  addCounters(stats: readonly [string, string, number][], timings: readonly PassTiming[]): void {
+    for (const [pass, counter, n] of stats) this.stat(pass, counter, n);
+    for (const t of timings) {
+      let mine = this.timings.get(t.pass);
+      if (mine === undefined) this.timings.set(t.pass, (mine = { pass: t.pass, runs: 0, ms: 0 }));
+      mine.runs += t.runs;
+      mine.ms += t.ms;
+    }
+  }
+
+  /** The counters as [pass, counter, value] rows (see addCounters). */
+  counterRows(): [string, string, number][] {
+    const rows: [string, string, number][] = [];
+    for (const [pass, m] of this.stats) for (const [c, n] of m) rows.push([pass, c, n]);
+    return rows;
+  }
+
   /** `--time-passes` table. */
   timingReport(): string {
     const rows = [...this.timings.values()].sort((a, b) => b.ms - a.ms);

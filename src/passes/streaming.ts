@@ -57,6 +57,8 @@ export interface OptimizeTextResult {
   outputProblems: VerifierError[];
   /** Whether the module was processed function by function. */
   streamed: boolean;
+  /** Threads that processed functions (streaming-parallel.ts); 1 otherwise. */
+  threads: number;
 }
 
 /** Parses, verifies, optimizes and prints `text` as `ssakit opt` does. */
@@ -69,7 +71,7 @@ export function optimizeText(text: string, fileName: string, opts: OptimizeTextO
   if ((opts.streaming ?? true) && canStream(text, nodes, instr)) return streamText(text, fileName, nodes, instr, verify, print);
 
   const m = parseModule(text, fileName);
-  const result: OptimizeTextResult = { output: null, pm: null, inputProblems: [], outputProblems: [], streamed: false };
+  const result: OptimizeTextResult = { output: null, pm: null, inputProblems: [], outputProblems: [], streamed: false, threads: 1 };
   if (verify) result.inputProblems = verifyModule(m);
   if (result.inputProblems.length > 0) return result;
   if (nodes.length > 0) {
@@ -99,7 +101,7 @@ function allLocal(nodes: readonly PipelineNode[]): boolean {
   return true;
 }
 
-function newPassManager(m: Module, instr: Instrumentation): PassManager {
+export function newPassManager(m: Module, instr: Instrumentation): PassManager {
   return new PassManager(m, {
     verify: (mod, fn) => (fn !== undefined ? verifyFunction(fn) : verifyModule(mod)).map((e) => e.message),
     ...instr,
@@ -114,57 +116,122 @@ function streamText(
   verify: boolean,
   print: boolean,
 ): OptimizeTextResult {
-  // Problems are kept per function and listed in module order at the end, as verifyModule does.
-  const inputProblems = new Map<Function, VerifierError[]>();
-  const outputProblems = new Map<Function, VerifierError[]>();
-  let inputBroken = false;
-  const printed = new Map<Function, string>();
-  const streamed = new Set<Function>();
-  let pm: PassManager | null = null;
-  let printer: ((fn: Function) => string) | null = null;
+  return finishStream(streamFunctions(text, fileName, { nodes, instr, verify, print }), verify, print);
+}
 
-  const onFunction = (fn: Function, isPendingGlobal: (g: Value) => boolean): void => {
+/** What to do with each function. */
+export interface StreamJob {
+  nodes: readonly PipelineNode[];
+  instr: Instrumentation;
+  verify: boolean;
+  print: boolean;
+}
+
+/**
+ * A share of the bodies for one of several threads: `bodies` holds, for each definition in
+ * text order, the offset of its `{` and the offset just past its `}`; definitions
+ * [from, to) are read, the others skipped.
+ */
+export interface BodyShare {
+  bodies: Int32Array;
+  from: number;
+  to: number;
+}
+
+/** The body table did not match the text (odd formatting): the caller falls back to one thread. */
+export class BodyTableMismatch extends Error {}
+
+export interface StreamState {
+  m: Module;
+  pm: PassManager | null;
+  /** Every definition, in text order (with a share, the skipped ones too). */
+  definitions: Function[];
+  printed: Map<Function, string>;
+  inputProblems: Map<Function, VerifierError[]>;
+  outputProblems: Map<Function, VerifierError[]>;
+}
+
+/** Reads the text, processing each definition (of the share, if given) as soon as it is read. */
+export function streamFunctions(text: string, fileName: string, job: StreamJob, share: BodyShare | null = null): StreamState {
+  const { nodes, instr, verify, print } = job;
+  // Problems are kept per function and listed in module order at the end, as verifyModule does.
+  const st: StreamState = {
+    m: null as unknown as Module,
+    pm: null,
+    definitions: [],
+    printed: new Map(),
+    inputProblems: new Map(),
+    outputProblems: new Map(),
+  };
+  let inputBroken = false;
+  let printer: ((fn: Function) => string) | null = null;
+  let expectedEnd = -1;
+
+  const onFunction = (fn: Function, isPendingGlobal: (g: Value) => boolean, bodyEnd: number): void => {
+    if (share !== null) {
+      if (bodyEnd !== expectedEnd) throw new BodyTableMismatch(`body of @${fn.name} ends at ${bodyEnd}, not ${expectedEnd}`);
+    } else st.definitions.push(fn);
     if (verify) {
       const errs = verifyFunction(fn, { isPendingGlobal });
       if (errs.length > 0) {
-        inputProblems.set(fn, errs);
+        st.inputProblems.set(fn, errs);
         inputBroken = true;
       }
     }
     if (!inputBroken) {
       if (nodes.length > 0) {
-        pm ??= newPassManager(fn.parent!, instr);
-        pm.runOnFunction(nodes, fn);
+        st.pm ??= newPassManager(fn.parent!, instr);
+        st.pm.runOnFunction(nodes, fn);
         if (verify) {
           const errs = verifyFunction(fn, { isPendingGlobal });
-          if (errs.length > 0) outputProblems.set(fn, errs);
+          if (errs.length > 0) st.outputProblems.set(fn, errs);
         }
       }
-      if (print && outputProblems.size === 0) {
+      if (print && st.outputProblems.size === 0) {
         printer ??= functionPrinter(fn.parent!);
-        printed.set(fn, printer(fn));
+        st.printed.set(fn, printer(fn));
       }
     }
-    streamed.add(fn);
     fn.deleteBody();
   };
-  const m = parseModule(text, fileName, { onFunction });
+  let skipBody: ((fn: Function, brace: number) => number) | undefined;
+  if (share !== null) {
+    const { bodies, from, to } = share;
+    skipBody = (fn, brace) => {
+      const k = st.definitions.length;
+      if (2 * k >= bodies.length || bodies[2 * k] !== brace) throw new BodyTableMismatch(`no body table entry for @${fn.name}`);
+      st.definitions.push(fn);
+      if (k >= from && k < to) {
+        expectedEnd = bodies[2 * k + 1];
+        return -1;
+      }
+      return bodies[2 * k + 1];
+    };
+  }
+  st.m = parseModule(text, fileName, { onFunction, skipBody });
+  if (share !== null && 2 * st.definitions.length !== share.bodies.length) throw new BodyTableMismatch('the text has fewer definitions than the body table');
+  return st;
+}
 
-  const result: OptimizeTextResult = { output: null, pm, inputProblems: [], outputProblems: [], streamed: true };
+/** The result of a stream: problems in module order, or the printed module. */
+export function finishStream(st: StreamState, verify: boolean, print: boolean): OptimizeTextResult {
+  const m = st.m;
+  const result: OptimizeTextResult = { output: null, pm: st.pm, inputProblems: [], outputProblems: [], streamed: true, threads: 1 };
   if (verify) {
     // Declarations were not seen by onFunction: check them now, then list everything in module order.
+    const definitions = new Set(st.definitions);
     for (const f of m.functions) {
-      if (!streamed.has(f)) {
+      if (!definitions.has(f)) {
         const errs = verifyFunction(f);
-        if (errs.length > 0) inputProblems.set(f, errs);
+        if (errs.length > 0) st.inputProblems.set(f, errs);
       }
     }
-    result.inputProblems = inModuleOrder(m, inputProblems);
+    result.inputProblems = inModuleOrder(m, st.inputProblems);
     if (result.inputProblems.length > 0) return result;
-    result.outputProblems = inModuleOrder(m, outputProblems);
+    result.outputProblems = inModuleOrder(m, st.outputProblems);
     if (result.outputProblems.length > 0) return result;
   }
-  if (print) result.output = printModule(m, { printed });
+  if (print) result.output = printModule(m, { printed: st.printed });
   return result;
 }
 

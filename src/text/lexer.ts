@@ -243,6 +243,23 @@ export class Lexer {
     this.prevEnd = s.prevEnd;
   }
 
+  /**
+   * Skips the text up to `offset` (counting its lines, so later locations stay right) and
+   * reads the token there.
+   */
+  skipTo(offset: number): Tok {
+    const src = this.src;
+    let p = this.pos;
+    for (;;) {
+      const nl = src.indexOf('\n', p);
+      if (nl < 0 || nl >= offset) break;
+      this.line++;
+      p = this.lineStart = nl + 1;
+    }
+    this.pos = offset;
+    return this.next();
+  }
+
   /** Advances to the next token and returns its kind. */
   next(): Tok {
     const src = this.src;

@@ -74,13 +74,21 @@ export interface ParseOptions {
    * further on are not in the module yet: `isPendingGlobal` says which they are. The callback
    * may transform the body, or delete it to free memory.
    */
-  onFunction?: (fn: Function, isPendingGlobal: (g: Value) => boolean) => void;
+  onFunction?: (fn: Function, isPendingGlobal: (g: Value) => boolean, bodyEnd: number) => void;
+  /**
+   * Called at the `{` of each definition (its source offset): return the offset just past
+   * the closing `}` to skip the body unread (the function is then left without a body, and
+   * `onFunction` is not called for it), or -1 to read it. Several threads reading one text,
+   * each the bodies of its share, use this (src/passes/streaming-parallel.ts).
+   */
+  skipBody?: (fn: Function, brace: number) => number;
 }
 
 /** Parses LLVM textual IR into a Module. Throws SourceError on malformed input. */
 export function parseModule(text: string, fileName = '<input>', opts: ParseOptions = {}): Module {
   const p = new Parser(text, fileName);
   if (opts.onFunction !== undefined) p.onFunction = opts.onFunction;
+  if (opts.skipBody !== undefined) p.skipBody = opts.skipBody;
   return p.parseModule();
 }
 
@@ -152,7 +160,8 @@ class Parser {
   private globalForwardLoc = new Map<Value, Loc>();
   private nextGlobalNumber = 0;
   private fs: FunctionState | null = null;
-  onFunction: ((fn: Function, isPendingGlobal: (g: Value) => boolean) => void) | null = null;
+  onFunction: ((fn: Function, isPendingGlobal: (g: Value) => boolean, bodyEnd: number) => void) | null = null;
+  skipBody: ((fn: Function, brace: number) => number) | null = null;
   private readonly isPendingGlobal = (g: Value): boolean => this.globalForwardLoc.has(g) && !this.definedGlobals.has(g);
   /** blockaddress constants, resolved to blocks once every body has been read. */
   private pendingBlockAddresses: { ba: BlockAddress; name: string; numbered: boolean; loc: Loc }[] = [];
@@ -1212,6 +1221,13 @@ class Parser {
     this.m.addFunction(fn);
     if (!isDefine) return;
     if (lx.tk() !== Tok.LBrace) this.error(`expected '{' to start the body of '@${fn.name}', found ${this.describe()}`);
+    if (this.skipBody !== null) {
+      const end = this.skipBody(fn, lx.start);
+      if (end >= 0) {
+        lx.skipTo(end);
+        return;
+      }
+    }
     lx.next();
     this.parseBody(fn, argNumbers, argLocs, headerLoc);
   }
@@ -1251,7 +1267,7 @@ class Parser {
     });
     this.fs = null;
     if (this.mayHaveBlockAddresses) this.blockTables.set(fn, fs);
-    if (this.onFunction !== null) this.onFunction(fn, this.isPendingGlobal);
+    if (this.onFunction !== null) this.onFunction(fn, this.isPendingGlobal, lx.prevEnd);
   }
 
   private parseBlock(fs: FunctionState): void {

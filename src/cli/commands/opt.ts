@@ -1,11 +1,11 @@
 /**
  * `ssakit opt FILE.ll [-S] [-o OUT] [-passes=PIPELINE | -O1 | -O2] [instrumentation]`:
  * reads LLVM IR, verifies it, runs a pass pipeline, writes LLVM IR (always text); the work is
- * src/passes/streaming.ts (optimizeText).
+ * src/passes/streaming.ts and streaming-parallel.ts (optimizeTextParallel).
  */
 import type { Command } from 'commander';
 import type { VerifierError } from '../../ir/verifier.js';
-import { ensureRegistered, optimizeText, passInfos } from '../../passes/index.js';
+import { ensureRegistered, optimizeTextParallel, passInfos } from '../../passes/index.js';
 import { CliError, loadedSources, readInput, writeOutput, writeStderr, writeStdout } from '../common.js';
 
 export function registerOpt(program: Command): void {
@@ -25,9 +25,10 @@ export function registerOpt(program: Command): void {
     .option('--stats', 'print the counters passes keep (to stderr)')
     .option('--opt-bisect-limit <n>', 'run only the first N pass executions', (v) => parseInt(v, 10))
     .option('--disable-output', 'do not write the output')
+    .option('--threads <n>', 'threads for streamed pipelines on big inputs (default: the cores, at most 4; 1 = one thread)', (v) => parseInt(v, 10))
     .option('--no-streaming', 'read the whole module before running passes (by default, pipelines of function-local passes run on each function as soon as it is read)')
     .option('--list-passes', 'list the available passes and exit')
-    .action((file: string, o: Record<string, unknown>) => {
+    .action(async (file: string, o: Record<string, unknown>) => {
       if (o.listPasses) {
         ensureRegistered();
         writeStdout(passInfos().map((p) => `  ${p.name.padEnd(22)} ${p.description}`).join('\n') + '\n');
@@ -43,7 +44,8 @@ export function registerOpt(program: Command): void {
         const std = `default<O${lvl === '3' ? '2' : lvl}>`;
         pipeline = pipeline === '' ? std : `${std},${pipeline}`;
       }
-      const r = optimizeText(text, name, {
+      const r = await optimizeTextParallel(text, name, {
+        threads: o.threads as number | undefined,
         pipeline,
         verify: !o.disableVerify,
         print: !o.disableOutput,

@@ -1,0 +1,185 @@
+/**
+ * optimizeText on several threads: when the module can be streamed (see streaming.ts),
+ * its function bodies are independent of each other, so threads can each read the whole
+ * text but process only their share of the bodies, skipping the others unread. The main
+ * thread takes the first share and prints the module; each worker thread
+ * (streaming-worker.ts) sends back the printed text of its functions. This is how linkers
+ * such as lld and mold use several cores; LLVM's own `opt` reads and optimizes on one.
+ *
+ * The shares come from a textual scan (`findBodies`) that expects the layout LLVM prints:
+ * `define … {` ending its line, `}` starting the line that closes the body. Every thread
+ * checks the table against its own parse (each body it reads must end where the table
+ * says, each definition must have an entry), and any mismatch, text error or verifier
+ * problem in any thread sends the whole job to the one-thread way, which gives the
+ * canonical result and error. So the output is byte for byte that of `optimizeText`.
+ *
+ * Invariants: the main thread reads the definitions [0, first share) and the workers
+ * consecutive ranges after it, in text order; a worker that dies or fails is a fallback,
+ * never a hang (the main thread waits on events, not on a lock).
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { PassTiming } from './pass-manager.js';
+import { parsePipeline } from './registry.js';
+import { ensureRegistered } from './index.js';
+import {
+  canStream,
+  finishStream,
+  newPassManager,
+  optimizeText,
+  streamFunctions,
+  type OptimizeTextOptions,
+  type OptimizeTextResult,
+  type StreamJob,
+} from './streaming.js';
+
+export interface ParallelOptions extends OptimizeTextOptions {
+  /** Threads to use, the main one included (default: the cores available, at most 4). */
+  threads?: number;
+  /**
+   * Below this many bytes of function bodies one thread is faster (default 16 MB, about
+   * 400k instructions): each thread warms up its own JIT and reads the whole text.
+   */
+  minParallelBytes?: number;
+}
+
+/** What a worker is given (streaming-worker.ts). */
+export interface WorkerTask {
+  text: string;
+  fileName: string;
+  pipeline: string;
+  verify: boolean;
+  print: boolean;
+  timePasses: boolean;
+  bodies: Int32Array;
+  from: number;
+  to: number;
+}
+
+/** What a worker sends back: the printed functions of its share, or that it could not do it cleanly. */
+export type WorkerReply =
+  | { ok: true; printed: string[]; stats: [string, string, number][]; timings: PassTiming[] }
+  | { ok: false; reason: string };
+
+const WORKER_URL = new URL('./streaming-worker.js', import.meta.url);
+
+/** Whether the worker script is there (it is in the bundled dist/, not when running the TypeScript sources). */
+export function parallelAvailable(): boolean {
+  return WORKER_URL.protocol === 'file:' && existsSync(fileURLToPath(WORKER_URL));
+}
+
+/**
+ * Offsets of the function bodies of LLVM-formatted text: for each `define` line, the `{`
+ * ending it and the offset just past the `}` that starts a later line. Null when the text
+ * is laid out otherwise.
+ */
+export function findBodies(text: string): Int32Array | null {
+  const out: number[] = [];
+  let p = text.startsWith('define') ? 0 : text.indexOf('\ndefine');
+  while (p >= 0) {
+    const lineStart = text.charCodeAt(p) === 10 ? p + 1 : p;
+    const eol = text.indexOf('\n', lineStart);
+    if (eol < 0) return null;
+    let q = eol - 1;
+    while (q > lineStart && (text.charCodeAt(q) === 32 || text.charCodeAt(q) === 9 || text.charCodeAt(q) === 13)) q--;
+    if (text.charCodeAt(q) !== 123) return null; // '{' must end the define line
+    const close = text.indexOf('\n}', eol);
+    if (close < 0) return null;
+    out.push(q, close + 2);
+    p = text.indexOf('\ndefine', close + 2);
+  }
+  return Int32Array.from(out);
+}
+
+/** Splits definitions into `parts` consecutive ranges of about equal body bytes; the first gets `firstWeight` of a share. */
+export function splitBodies(bodies: Int32Array, parts: number, firstWeight = 1): number[] {
+  const n = bodies.length / 2;
+  let total = 0;
+  for (let k = 0; k < n; k++) total += bodies[2 * k + 1] - bodies[2 * k];
+  const unit = total / (parts - 1 + firstWeight);
+  const cuts = [0];
+  let acc = 0;
+  let target = unit * firstWeight;
+  for (let k = 0; k < n && cuts.length < parts; k++) {
+    acc += bodies[2 * k + 1] - bodies[2 * k];
+    if (acc >= target) {
+      cuts.push(k + 1);
+      target += unit;
+    }
+  }
+  while (cuts.length < parts) cuts.push(n);
+  cuts.push(n);
+  return cuts;
+}
+
+/**
+ * `optimizeText`, on several threads when the text is big enough and can be streamed;
+ * otherwise (or if anything in the parallel attempt is not clean) exactly `optimizeText`.
+ */
+export async function optimizeTextParallel(text: string, fileName: string, opts: ParallelOptions = {}): Promise<OptimizeTextResult> {
+  ensureRegistered();
+  const pipeline = opts.pipeline ?? '';
+  const nodes = parsePipeline(pipeline);
+  const instr = opts.instrumentation ?? {};
+  const threads = Math.max(1, Math.floor(opts.threads ?? Math.min(4, availableParallelism())));
+  if (threads < 2 || opts.streaming === false || instr.trace || !canStream(text, nodes, instr) || !parallelAvailable()) {
+    return optimizeText(text, fileName, opts);
+  }
+  const bodies = findBodies(text);
+  if (bodies === null) return optimizeText(text, fileName, opts);
+  let bytes = 0;
+  for (let k = 0; k < bodies.length; k += 2) bytes += bodies[k + 1] - bodies[k];
+  if (bytes < (opts.minParallelBytes ?? 16_000_000) || bodies.length < 4) return optimizeText(text, fileName, opts);
+
+  const verify = opts.verify ?? true;
+  const print = opts.print ?? true;
+  const job: StreamJob = { nodes, instr, verify, print };
+  // The main thread also prints the module at the end: give it a little less.
+  const cuts = splitBodies(bodies, threads, 0.75);
+  const workers: Worker[] = [];
+  const replies: Promise<WorkerReply>[] = [];
+  for (let t = 1; t < threads; t++) {
+    if (cuts[t] === cuts[t + 1]) continue;
+    const task: WorkerTask = { text, fileName, pipeline, verify, print, timePasses: Boolean(instr.timePasses), bodies, from: cuts[t], to: cuts[t + 1] };
+    const w = new Worker(WORKER_URL, { workerData: task });
+    workers.push(w);
+    replies.push(
+      new Promise<WorkerReply>((resolve) => {
+        w.once('message', (m: WorkerReply) => resolve(m));
+        w.once('error', (e) => resolve({ ok: false, reason: String(e) }));
+        w.once('exit', (code) => resolve({ ok: false, reason: `worker exited (${code}) without a reply` }));
+      }),
+    );
+  }
+  const stop = (): void => {
+    for (const w of workers) void w.terminate();
+  };
+  let st;
+  try {
+    st = streamFunctions(text, fileName, job, { bodies, from: 0, to: cuts[1] });
+  } catch {
+    stop();
+    // A text error, a body table mismatch (BodyTableMismatch) or a failing pass: the
+    // one-thread way reports it as it should be.
+    return optimizeText(text, fileName, opts);
+  }
+  const got = await Promise.all(replies);
+  stop();
+  if (st.inputProblems.size > 0 || st.outputProblems.size > 0 || got.some((r) => !r.ok)) return optimizeText(text, fileName, opts);
+
+  let k = cuts[1];
+  for (const r of got) {
+    if (!r.ok) continue;
+    for (const s of r.printed) st.printed.set(st.definitions[k++], s);
+    if (r.stats.length > 0 || r.timings.length > 0) {
+      st.pm ??= newPassManager(st.m, instr);
+      st.pm.addCounters(r.stats, r.timings);
+    }
+  }
+  if (nodes.length > 0) st.pm ??= newPassManager(st.m, instr);
+  const result = finishStream(st, verify, print);
+  result.threads = 1 + got.length;
+  return result;
+}

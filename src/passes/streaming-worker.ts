@@ -1,0 +1,35 @@
+/**
+ * A worker thread of optimizeTextParallel (streaming-parallel.ts): reads the whole text,
+ * processes the definitions of its share (verify, passes, verify, print) and skips the
+ * other bodies, then sends back the printed functions. Anything not clean — a text error,
+ * a verifier problem, a body table that does not match — is reported as not ok, and the
+ * main thread redoes the job on one thread to give the canonical result.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { parsePipeline } from './registry.js';
+import { ensureRegistered } from './index.js';
+import type { WorkerReply, WorkerTask } from './streaming-parallel.js';
+import { streamFunctions } from './streaming.js';
+
+function run(task: WorkerTask): WorkerReply {
+  ensureRegistered();
+  const nodes = parsePipeline(task.pipeline);
+  const st = streamFunctions(
+    task.text,
+    task.fileName,
+    { nodes, instr: { timePasses: task.timePasses }, verify: task.verify, print: task.print },
+    { bodies: task.bodies, from: task.from, to: task.to },
+  );
+  if (st.inputProblems.size > 0 || st.outputProblems.size > 0) return { ok: false, reason: 'verifier problems' };
+  const printed: string[] = [];
+  for (let k = task.from; k < task.to; k++) printed.push(task.print ? (st.printed.get(st.definitions[k]) ?? '') : '');
+  return { ok: true, printed, stats: st.pm?.counterRows() ?? [], timings: st.pm ? [...st.pm.timings.values()] : [] };
+}
+
+let reply: WorkerReply;
+try {
+  reply = run(workerData as WorkerTask);
+} catch (e) {
+  reply = { ok: false, reason: e instanceof Error ? e.message : String(e) };
+}
+parentPort!.postMessage(reply);

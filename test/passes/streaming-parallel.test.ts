@@ -1,0 +1,136 @@
+/**
+ * optimizeTextParallel (src/passes/streaming-parallel.ts) must give what optimizeText gives,
+ * byte for byte, and fall back to one thread whenever the text is not laid out as LLVM
+ * prints it or anything goes wrong in a thread. The worker script exists only in the
+ * bundle, so these tests load dist/ (built by `npm test`'s pretest step).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { optimizeText, parsePipeline } from '../../src/passes/index.js';
+import { parseModule } from '../../src/text/parser.js';
+import { clangFileToLL, hasLlvm, listPrograms, LLVM_MISSING } from '../helpers/llvm.js';
+
+type Lib = typeof import('../../src/index.js');
+let lib: Lib;
+beforeAll(async () => {
+  if (!existsSync('dist/streaming-worker.js')) throw new Error('dist/ is not built: run `npm run build` (npm test does it first)');
+  lib = (await import('../../dist/index.js' as string)) as Lib;
+});
+
+const FORCE = { threads: 3, minParallelBytes: 0 };
+
+function fn(name: string, k: number): string {
+  return `define i32 @${name}(i32 %a) {
+entry:
+  %p = alloca i32
+  store i32 %a, ptr %p
+  %v = load i32, ptr %p
+  %w = add i32 %v, ${k}
+  %r = call i32 @${k % 2 === 0 ? 'ext' : 'f0'}(i32 %w)
+  ret i32 %r
+}
+`;
+}
+/** Eight functions, the first calling the last (a forward reference across shares). */
+const MODULE = ['@g = global i32 7', 'declare i32 @ext(i32)', ...Array.from({ length: 8 }, (_, k) => fn(`f${k}`, k))].join('\n\n').replace('@f0(i32 %w)', '@f7(i32 %w)');
+
+describe('findBodies and splitBodies', () => {
+  it('find every body of LLVM-formatted text, as the parser reads them', () => {
+    const b = lib.findBodies(MODULE)!;
+    expect(b).not.toBeNull();
+    expect(b.length / 2).toBe(8);
+    for (let k = 0; k < b.length; k += 2) {
+      expect(MODULE[b[k]]).toBe('{');
+      expect(MODULE.slice(b[k + 1] - 2, b[k + 1])).toBe('\n}');
+    }
+    expect(parseModule(MODULE).functions.filter((f) => !f.isDeclaration()).length).toBe(8);
+  });
+
+  it('give up on other layouts', () => {
+    expect(lib.findBodies('define void @f() { ret void }\n')).toBeNull();
+    expect(lib.findBodies('define void @f() {\nentry:\n  ret void\n  }\n')).toBeNull();
+  });
+
+  it('split into consecutive ranges covering every definition', () => {
+    const b = lib.findBodies(MODULE)!;
+    for (const parts of [2, 3, 4, 8, 9]) {
+      const cuts = lib.splitBodies(b, parts, 0.75);
+      expect(cuts.length).toBe(parts + 1);
+      expect(cuts[0]).toBe(0);
+      expect(cuts[parts]).toBe(8);
+      for (let i = 1; i < cuts.length; i++) expect(cuts[i]).toBeGreaterThanOrEqual(cuts[i - 1]);
+    }
+  });
+});
+
+describe('optimizeTextParallel = optimizeText', () => {
+  it('on a module whose calls cross shares, with stats merged', async () => {
+    for (const pipeline of ['', 'mem2reg', 'mem2reg,out-of-ssa']) {
+      const p = await lib.optimizeTextParallel(MODULE, 'm.ll', { ...FORCE, pipeline, instrumentation: { timePasses: true } });
+      const s = optimizeText(MODULE, 'm.ll', { pipeline });
+      expect(p.threads).toBe(3);
+      expect(p.output).toBe(s.output);
+      if (pipeline !== '') expect(p.pm!.statsReport()).toBe(s.pm!.statsReport());
+      if (pipeline !== '') expect(p.pm!.timings.get('mem2reg')!.runs).toBe(8);
+    }
+  });
+
+  it('falls back to one thread, with the same result, when the layout misleads the scan', async () => {
+    // The closing brace of @f3 is indented: the scan's range for @f3 swallows @f4.
+    const odd = MODULE.replace(/(@f3[\s\S]*?ret i32 %r\n)\}/, '$1  }');
+    expect(lib.findBodies(odd)).not.toBeNull();
+    const p = await lib.optimizeTextParallel(odd, 'm.ll', { ...FORCE, pipeline: 'mem2reg' });
+    expect(p.threads).toBe(1);
+    expect(p.output).toBe(optimizeText(odd, 'm.ll', { pipeline: 'mem2reg' }).output);
+  });
+
+  it('reports a text error in a worker\'s share exactly as one thread does', async () => {
+    const bad = MODULE.replace('%w = add i32 %v, 6', '%w = add i32 %v, 6 6');
+    let one = '';
+    try {
+      optimizeText(bad, 'm.ll', { pipeline: 'mem2reg' });
+    } catch (e) {
+      one = (e as Error).message;
+    }
+    expect(one).toMatch(/^m\.ll:\d+:\d+: error: /);
+    await expect(lib.optimizeTextParallel(bad, 'm.ll', { ...FORCE, pipeline: 'mem2reg' })).rejects.toThrow(one);
+  });
+
+  it('reports verifier problems in a worker\'s share exactly as one thread does', async () => {
+    const broken = MODULE.replace('%w = add i32 %v, 7', '%w = add i32 %w, 7');
+    const p = await lib.optimizeTextParallel(broken, 'm.ll', { ...FORCE, pipeline: 'mem2reg' });
+    const s = optimizeText(broken, 'm.ll', { pipeline: 'mem2reg' });
+    expect(p.output).toBeNull();
+    expect(p.inputProblems.map((e) => e.message)).toEqual(s.inputProblems.map((e) => e.message));
+    expect(p.inputProblems.length).toBeGreaterThan(0);
+  });
+
+  it('uses one thread below the size threshold or when the pipeline cannot stream', async () => {
+    expect((await lib.optimizeTextParallel(MODULE, 'm.ll', { pipeline: 'mem2reg' })).threads).toBe(1);
+    const r = await lib.optimizeTextParallel(MODULE, 'm.ll', { ...FORCE, pipeline: 'sccp' });
+    expect(r.threads).toBe(1);
+    expect(r.streamed).toBe(false);
+    expect(parsePipeline('sccp').length).toBe(1);
+  });
+});
+
+const llvm = hasLlvm();
+// Reason for runIf: needs clang-19 to make the corpus's .ll files.
+describe.runIf(llvm)('optimizeTextParallel = optimizeText on the corpus', () => {
+  it('every program at -O0, mem2reg', async () => {
+    let parallel = 0;
+    for (const prog of listPrograms('test/programs')) {
+      const text = readFileSync(clangFileToLL(prog.path, 'O0'), 'utf8');
+      const p = await lib.optimizeTextParallel(text, prog.name, { threads: 2, minParallelBytes: 0, pipeline: 'mem2reg' });
+      const s = optimizeText(text, prog.name, { pipeline: 'mem2reg' });
+      expect(p.output, prog.name).toBe(s.output);
+      if (p.threads > 1) parallel++;
+    }
+    // Most programs have several functions and LLVM's layout: they really ran on two threads.
+    expect(parallel).toBeGreaterThan(listPrograms('test/programs').length / 2);
+  }, 120_000);
+});
+
+if (!llvm) {
+  it.skip(`LLVM tools are missing: ${LLVM_MISSING}`, () => {});
+}
