@@ -33,7 +33,7 @@ export interface CallAttrs {
 }
 
 export class Instruction extends Value implements User {
-  ops: Use[] = [];
+  ops!: Use[]; // set by the constructor (no throwaway empty array per instruction)
   parent: BasicBlock | null = null;
   prev: Instruction | null = null;
   next: Instruction | null = null;

@@ -141,7 +141,7 @@ export class SSABuilder {
     this.sealAll = opts.sealAll ?? false;
     this.hook = opts.simplifyPhi ?? null;
     this.onPhiCreated = opts.onPhiCreated ?? null;
-    let cap = 1024;
+    let cap = 64; // grows by rehashing; a small start keeps a builder per small function cheap
     const want = 2 * (opts.expectedDefinitions ?? 0);
     while (cap < want) cap *= 2;
     this.keyVar = new Int32Array(cap).fill(-1);
