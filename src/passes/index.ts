@@ -62,14 +62,19 @@ export function ensureRegistered(): void {
   registerStandardPipelines();
 }
 
+/** A pass manager for `m` with the verifier plugged in (for --verify-each). */
+export function createPassManager(m: Module, instr: Instrumentation = {}): PassManager {
+  return new PassManager(m, {
+    verify: (mod, fn) => (fn !== undefined ? verifyFunction(fn) : verifyModule(mod)).map((e) => e.message),
+    ...instr,
+  });
+}
+
 /** Runs `pipeline` (opt syntax) on `m`; returns the manager (for stats and timings). */
 export function runPipeline(m: Module, pipeline: string, instr: Instrumentation = {}): PassManager {
   ensureRegistered();
   const nodes = parsePipeline(pipeline);
-  const pm = new PassManager(m, {
-    verify: (mod, fn) => (fn !== undefined ? verifyFunction(fn) : verifyModule(mod)).map((e) => e.message),
-    ...instr,
-  });
+  const pm = createPassManager(m, instr);
   pm.run(nodes);
   return pm;
 }

@@ -248,10 +248,10 @@ export class PassManager {
     return r.changed;
   }
 
-  private time(name: string, ms: number): void {
+  private time(name: string, ms: number, runs = 1): void {
     let t = this.timings.get(name);
     if (t === undefined) this.timings.set(name, (t = { pass: name, runs: 0, ms: 0 }));
-    t.runs++;
+    t.runs += runs;
     t.ms += ms;
   }
 
@@ -270,12 +270,7 @@ export class PassManager {
   /** Adds counters and timings gathered by another manager (another thread's share of the functions). */
   addCounters(stats: readonly [string, string, number][], timings: readonly PassTiming[]): void {
     for (const [pass, counter, n] of stats) this.stat(pass, counter, n);
-    for (const t of timings) {
-      let mine = this.timings.get(t.pass);
-      if (mine === undefined) this.timings.set(t.pass, (mine = { pass: t.pass, runs: 0, ms: 0 }));
-      mine.runs += t.runs;
-      mine.ms += t.ms;
-    }
+    for (const t of timings) this.time(t.pass, t.ms, t.runs);
   }
 
   /** The counters as [pass, counter, value] rows (see addCounters). */
@@ -300,10 +295,9 @@ export class PassManager {
   /** `--stats` report, like LLVM's: value, pass, counter. */
   statsReport(): string {
     const lines = ['===-------------------------------------------------------------------------===', '                          ... Statistics Collected ...', '===-------------------------------------------------------------------------===', ''];
-    const rows: [number, string, string][] = [];
-    for (const [pass, m] of this.stats) for (const [c, n] of m) rows.push([n, pass, c]);
-    rows.sort((a, b) => (a[1] === b[1] ? a[2].localeCompare(b[2]) : a[1].localeCompare(b[1])));
-    for (const [n, pass, c] of rows) lines.push(`${String(n).padStart(8)} ${pass.padEnd(20)} - ${c}`);
+    const rows = this.counterRows();
+    rows.sort((a, b) => (a[0] === b[0] ? a[1].localeCompare(b[1]) : a[0].localeCompare(b[0])));
+    for (const [pass, c, n] of rows) lines.push(`${String(n).padStart(8)} ${pass.padEnd(20)} - ${c}`);
     return lines.join('\n') + '\n';
   }
 }

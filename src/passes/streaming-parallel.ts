@@ -23,11 +23,10 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PassTiming } from './pass-manager.js';
 import { parsePipeline } from './registry.js';
-import { ensureRegistered } from './index.js';
+import { createPassManager, ensureRegistered } from './index.js';
 import {
   canStream,
   finishStream,
-  newPassManager,
   optimizeText,
   streamFunctions,
   type OptimizeTextOptions,
@@ -169,17 +168,14 @@ export async function optimizeTextParallel(text: string, fileName: string, opts:
   stop();
   if (st.inputProblems.size > 0 || st.outputProblems.size > 0 || got.some((r) => !r.ok)) return optimizeText(text, fileName, opts);
 
+  if (nodes.length > 0) st.pm ??= createPassManager(st.m, instr); // the main share may have had no function
   let k = cuts[1];
   for (const r of got) {
-    if (!r.ok) continue;
+    if (!r.ok) continue; // (all are ok here; this narrows the type)
     for (const s of r.printed) st.printed.set(st.definitions[k++], s);
-    if (r.stats.length > 0 || r.timings.length > 0) {
-      st.pm ??= newPassManager(st.m, instr);
-      st.pm.addCounters(r.stats, r.timings);
-    }
+    st.pm?.addCounters(r.stats, r.timings);
   }
-  if (nodes.length > 0) st.pm ??= newPassManager(st.m, instr);
-  const result = finishStream(st, verify, print);
+  const result = finishStream(st, job);
   result.threads = 1 + got.length;
   return result;
 }

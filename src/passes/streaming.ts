@@ -30,8 +30,8 @@ import { verifyFunction, verifyModule, type VerifierError } from '../ir/verifier
 import type { Value } from '../ir/value.js';
 import { parseModule } from '../text/parser.js';
 import { functionPrinter, printModule } from '../text/printer.js';
-import { ensureRegistered } from './index.js';
-import { PassManager, type Instrumentation, type PipelineNode } from './pass-manager.js';
+import { createPassManager, ensureRegistered } from './index.js';
+import type { Instrumentation, PassManager, PipelineNode } from './pass-manager.js';
 import { parsePipeline } from './registry.js';
 
 export interface OptimizeTextOptions {
@@ -66,16 +66,16 @@ export function optimizeText(text: string, fileName: string, opts: OptimizeTextO
   ensureRegistered();
   const nodes = parsePipeline(opts.pipeline ?? '');
   const instr = opts.instrumentation ?? {};
-  const verify = opts.verify ?? true;
-  const print = opts.print ?? true;
-  if ((opts.streaming ?? true) && canStream(text, nodes, instr)) return streamText(text, fileName, nodes, instr, verify, print);
+  const job: StreamJob = { nodes, instr, verify: opts.verify ?? true, print: opts.print ?? true };
+  if ((opts.streaming ?? true) && canStream(text, nodes, instr)) return finishStream(streamFunctions(text, fileName, job), job);
 
+  const { verify, print } = job;
   const m = parseModule(text, fileName);
-  const result: OptimizeTextResult = { output: null, pm: null, inputProblems: [], outputProblems: [], streamed: false, threads: 1 };
+  const result = emptyResult(false);
   if (verify) result.inputProblems = verifyModule(m);
   if (result.inputProblems.length > 0) return result;
   if (nodes.length > 0) {
-    result.pm = newPassManager(m, instr);
+    result.pm = createPassManager(m, instr);
     result.pm.run(nodes);
     if (verify) result.outputProblems = verifyModule(m);
     if (result.outputProblems.length > 0) return result;
@@ -101,22 +101,8 @@ function allLocal(nodes: readonly PipelineNode[]): boolean {
   return true;
 }
 
-export function newPassManager(m: Module, instr: Instrumentation): PassManager {
-  return new PassManager(m, {
-    verify: (mod, fn) => (fn !== undefined ? verifyFunction(fn) : verifyModule(mod)).map((e) => e.message),
-    ...instr,
-  });
-}
-
-function streamText(
-  text: string,
-  fileName: string,
-  nodes: readonly PipelineNode[],
-  instr: Instrumentation,
-  verify: boolean,
-  print: boolean,
-): OptimizeTextResult {
-  return finishStream(streamFunctions(text, fileName, { nodes, instr, verify, print }), verify, print);
+function emptyResult(streamed: boolean): OptimizeTextResult {
+  return { output: null, pm: null, inputProblems: [], outputProblems: [], streamed, threads: 1 };
 }
 
 /** What to do with each function. */
@@ -180,7 +166,7 @@ export function streamFunctions(text: string, fileName: string, job: StreamJob, 
     }
     if (!inputBroken) {
       if (nodes.length > 0) {
-        st.pm ??= newPassManager(fn.parent!, instr);
+        st.pm ??= createPassManager(fn.parent!, instr);
         st.pm.runOnFunction(nodes, fn);
         if (verify) {
           const errs = verifyFunction(fn, { isPendingGlobal });
@@ -214,10 +200,11 @@ export function streamFunctions(text: string, fileName: string, job: StreamJob, 
 }
 
 /** The result of a stream: problems in module order, or the printed module. */
-export function finishStream(st: StreamState, verify: boolean, print: boolean): OptimizeTextResult {
+export function finishStream(st: StreamState, job: StreamJob): OptimizeTextResult {
   const m = st.m;
-  const result: OptimizeTextResult = { output: null, pm: st.pm, inputProblems: [], outputProblems: [], streamed: true, threads: 1 };
-  if (verify) {
+  const result = emptyResult(true);
+  result.pm = st.pm;
+  if (job.verify) {
     // Declarations were not seen by onFunction: check them now, then list everything in module order.
     const definitions = new Set(st.definitions);
     for (const f of m.functions) {
@@ -231,7 +218,7 @@ export function finishStream(st: StreamState, verify: boolean, print: boolean): 
     result.outputProblems = inModuleOrder(m, st.outputProblems);
     if (result.outputProblems.length > 0) return result;
   }
-  if (print) result.output = printModule(m, { printed: st.printed });
+  if (job.print) result.output = printModule(m, { printed: st.printed });
   return result;
 }
 

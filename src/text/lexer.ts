@@ -248,14 +248,7 @@ export class Lexer {
    * reads the token there.
    */
   skipTo(offset: number): Tok {
-    const src = this.src;
-    let p = this.pos;
-    for (;;) {
-      const nl = src.indexOf('\n', p);
-      if (nl < 0 || nl >= offset) break;
-      this.line++;
-      p = this.lineStart = nl + 1;
-    }
+    this.countLines(this.pos, offset);
     this.pos = offset;
     return this.next();
   }
@@ -460,7 +453,7 @@ export class Lexer {
     return close + 1;
   }
 
-  /** Advances `line`/`lineStart` over the newlines in `src[from, to)` (inside a quoted string). */
+  /** Advances `line`/`lineStart` over the newlines in `src[from, to)` (a quoted string, a skipped body). */
   private countLines(from: number, to: number): void {
     const src = this.src;
     for (let k = src.indexOf('\n', from); k >= 0 && k < to; k = src.indexOf('\n', k + 1)) {

@@ -86,10 +86,7 @@ export interface ParseOptions {
 
 /** Parses LLVM textual IR into a Module. Throws SourceError on malformed input. */
 export function parseModule(text: string, fileName = '<input>', opts: ParseOptions = {}): Module {
-  const p = new Parser(text, fileName);
-  if (opts.onFunction !== undefined) p.onFunction = opts.onFunction;
-  if (opts.skipBody !== undefined) p.skipBody = opts.skipBody;
-  return p.parseModule();
+  return new Parser(text, fileName, opts).parseModule();
 }
 
 const LINKAGES = new Set([
@@ -160,8 +157,8 @@ class Parser {
   private globalForwardLoc = new Map<Value, Loc>();
   private nextGlobalNumber = 0;
   private fs: FunctionState | null = null;
-  onFunction: ((fn: Function, isPendingGlobal: (g: Value) => boolean, bodyEnd: number) => void) | null = null;
-  skipBody: ((fn: Function, brace: number) => number) | null = null;
+  private readonly onFunction: ParseOptions['onFunction'] | null;
+  private readonly skipBody: ParseOptions['skipBody'] | null;
   private readonly isPendingGlobal = (g: Value): boolean => this.globalForwardLoc.has(g) && !this.definedGlobals.has(g);
   /** blockaddress constants, resolved to blocks once every body has been read. */
   private pendingBlockAddresses: { ba: BlockAddress; name: string; numbered: boolean; loc: Loc }[] = [];
@@ -174,7 +171,10 @@ class Parser {
   constructor(
     readonly text: string,
     readonly file: string,
+    opts: ParseOptions = {},
   ) {
+    this.onFunction = opts.onFunction ?? null;
+    this.skipBody = opts.skipBody ?? null;
     this.lx = new Lexer(text, file);
     this.mayHaveBlockAddresses = text.includes('blockaddress');
   }
@@ -1221,7 +1221,7 @@ class Parser {
     this.m.addFunction(fn);
     if (!isDefine) return;
     if (lx.tk() !== Tok.LBrace) this.error(`expected '{' to start the body of '@${fn.name}', found ${this.describe()}`);
-    if (this.skipBody !== null) {
+    if (this.skipBody) {
       const end = this.skipBody(fn, lx.start);
       if (end >= 0) {
         lx.skipTo(end);
@@ -1267,7 +1267,7 @@ class Parser {
     });
     this.fs = null;
     if (this.mayHaveBlockAddresses) this.blockTables.set(fn, fs);
-    if (this.onFunction !== null) this.onFunction(fn, this.isPendingGlobal, lx.prevEnd);
+    if (this.onFunction) this.onFunction(fn, this.isPendingGlobal, lx.prevEnd);
   }
 
   private parseBlock(fs: FunctionState): void {
