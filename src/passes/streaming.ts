@@ -89,7 +89,16 @@ export function canStream(text: string, nodes: readonly PipelineNode[], instr: I
   if (instr.verifyEach || instr.printAfterAll || instr.printChanged || (instr.bisectLimit ?? -1) >= 0) return false;
   if (!allLocal(nodes)) return false;
   // Conservative text checks: a match inside a string or comment only costs the fast path.
-  return !text.includes('blockaddress') && !/@[0-9]/.test(text);
+  return !text.includes('blockaddress') && !hasNumberedGlobal(text);
+}
+
+/** Whether `@` followed by a digit occurs (indexOf is vectorized; the regex /@[0-9]/ cost 30 ms on 40 MB). */
+function hasNumberedGlobal(text: string): boolean {
+  for (let p = text.indexOf('@'); p >= 0; p = text.indexOf('@', p + 1)) {
+    const c = text.charCodeAt(p + 1);
+    if (c >= 48 && c <= 57) return true;
+  }
+  return false;
 }
 
 function allLocal(nodes: readonly PipelineNode[]): boolean {
