@@ -14,18 +14,33 @@ export class InstructionNumbering {
   private readonly byId: Int32Array | null;
   private readonly map: Map<Instruction, number> | null;
 
-  constructor(readonly fn: Function) {
-    const insts: Instruction[] = [];
-    const bound = fn.instIdBound;
-    let byId: Int32Array | null = new Int32Array(Math.max(0, bound)).fill(-1);
-    for (let b = fn.firstBlock; b !== null; b = b.next) {
-      for (let i = b.first; i !== null; i = i.next) {
-        const k = insts.length;
-        insts.push(i);
-        if (byId !== null) {
-          const id = i.id;
-          if (id < 0 || id >= bound || byId[id] !== -1) byId = null;
-          else byId[id] = k;
+  /**
+   * Numbers `fn`'s layout; or takes the numbering of a caller that has just walked it
+   * (`walk`: the instructions in layout order, and the layout position by instruction id,
+   * null if the ids are not dense and unique), which saves a second walk.
+   */
+  constructor(
+    readonly fn: Function,
+    walk?: { insts: Instruction[]; byId: Int32Array | null },
+  ) {
+    let insts: Instruction[];
+    let byId: Int32Array | null;
+    if (walk !== undefined) {
+      insts = walk.insts;
+      byId = walk.byId;
+    } else {
+      insts = [];
+      const bound = fn.instIdBound;
+      byId = new Int32Array(Math.max(0, bound)).fill(-1);
+      for (let b = fn.firstBlock; b !== null; b = b.next) {
+        for (let i = b.first; i !== null; i = i.next) {
+          const k = insts.length;
+          insts.push(i);
+          if (byId !== null) {
+            const id = i.id;
+            if (id < 0 || id >= bound || byId[id] !== -1) byId = null;
+            else byId[id] = k;
+          }
         }
       }
     }

@@ -15,8 +15,10 @@
  *  - types, per opcode (binary ops, compares, casts, memory, GEP indices, calls, returns,
  *    branches, switches, select, phi, aggregates and vectors).
  *
- * Invariants: one pass over the instructions for the local rules, one Semi-NCA dominator
- * tree for the dominance rule; names are printed only when a problem is reported.
+ * Invariants: one walk over the instructions for the local rules (structure, shape,
+ * operands and types, each group reported in that order as if it had its own pass), one
+ * Semi-NCA dominator tree for the dominance rule; names are printed only when a problem is
+ * reported.
  */
 import { CFG } from '../analysis/cfg.js';
 import { computeDominators, DominatorTree } from '../analysis/dominators.js';
@@ -70,15 +72,31 @@ function formatProblem(fn: string, block: string | null, inst: string | null, de
 /** Problems reported per function before the rest are summarized. */
 const MAX_PROBLEMS = 200;
 
+/** The problems of one group of rules, in the order found (at most MAX_PROBLEMS kept). */
+class ProblemList {
+  readonly list: VerifierError[] = [];
+  dropped = 0;
+}
+
 class FunctionVerifier {
-  readonly problems: VerifierError[] = [];
+  private readonly groups: ProblemList[] = [];
+  /** Where `report` puts a problem. */
+  private sink: ProblemList;
   private slots: FunctionSlots | null = null;
-  private suppressed = 0;
 
   constructor(
     readonly fn: Function,
     private readonly opts: VerifyOptions = {},
-  ) {}
+  ) {
+    this.sink = this.group();
+  }
+
+  /** A new group of problems, reported after the groups made before it. */
+  private group(): ProblemList {
+    const g = new ProblemList();
+    this.groups.push(g);
+    return g;
+  }
 
   private blockName(bb: BasicBlock | null): string | null {
     if (bb === null) return null;
@@ -93,8 +111,9 @@ class FunctionVerifier {
   }
 
   report(detail: string, inst: Instruction | null, bb: BasicBlock | null = inst?.parent ?? null): void {
-    if (this.problems.length >= MAX_PROBLEMS) {
-      this.suppressed++;
+    const sink = this.sink;
+    if (sink.list.length >= MAX_PROBLEMS) {
+      sink.dropped++;
       return;
     }
     let text: string | null = null;
@@ -105,12 +124,23 @@ class FunctionVerifier {
         text = `<${inst.opcodeName} instruction>`;
       }
     }
-    this.problems.push(new VerifierError(this.fn.name, this.blockName(bb), text, detail));
+    sink.list.push(new VerifierError(this.fn.name, this.blockName(bb), text, detail));
   }
 
-  finish(): VerifierError[] {
-    if (this.suppressed > 0) this.problems.push(new VerifierError(this.fn.name, null, null, `... and ${this.suppressed} more problems`));
-    return this.problems;
+  /** The problems of the first `n` groups (all by default), group after group, the first MAX_PROBLEMS of them. */
+  finish(n = this.groups.length): VerifierError[] {
+    const out: VerifierError[] = [];
+    let suppressed = 0;
+    for (let g = 0; g < n; g++) {
+      const { list, dropped } = this.groups[g];
+      for (const e of list) {
+        if (out.length < MAX_PROBLEMS) out.push(e);
+        else suppressed++;
+      }
+      suppressed += dropped;
+    }
+    if (suppressed > 0) out.push(new VerifierError(this.fn.name, null, null, `... and ${suppressed} more problems`));
+    return out;
   }
 
   run(): VerifierError[] {
@@ -122,47 +152,75 @@ class FunctionVerifier {
       return this.finish();
     }
 
-    // ---- structure: block list, ids, instruction lists --------------------------------
+    // One walk over the blocks and instructions checks three groups of rules — structure
+    // (block list, ids, instruction lists), block shape, operands and types — and numbers
+    // the layout for the dominance rule. Each group has its own list, so the problems come
+    // out as if each group had its own pass; one walk instead of four is what makes the
+    // verifier cheap (following `next` links through a big function is mostly cache misses).
+    const structure = this.group();
+    const shape = this.group();
+    const operands = this.group();
     const bound = fn.blockIdBound;
     const seenId = new Uint8Array(bound);
     let idsOk = true;
     let count = 0;
+    const ibound = Math.max(0, fn.instIdBound);
+    const insts: Instruction[] = [];
+    let byId: Int32Array | null = new Int32Array(ibound).fill(-1);
     for (let bb = fn.firstBlock; bb !== null; bb = bb.next) {
       count++;
-      if (bb.parent !== fn) this.report('block is on the function\'s list but its parent is another function', null, bb);
+      if (bb.parent !== fn) {
+        this.sink = structure;
+        this.report('block is on the function\'s list but its parent is another function', null, bb);
+      }
       if (bb.id < 0 || bb.id >= bound || seenId[bb.id]) {
         idsOk = false;
+        this.sink = structure;
         this.report(`block id ${bb.id} is not unique and below blockIdBound ${bound} (call fn.renumber())`, null, bb);
       } else seenId[bb.id] = 1;
-      for (let i = bb.first; i !== null; i = i.next) {
-        if (i.parent !== bb) this.report('instruction is on the block\'s list but its parent is another block', i, bb);
-      }
-    }
-    if (count !== fn.numBlocks) this.report(`function says it has ${fn.numBlocks} blocks, its list has ${count}`, null);
-    if (!idsOk) return this.finish();
-
-    // ---- block shape ------------------------------------------------------------------
-    for (let bb = fn.firstBlock; bb !== null; bb = bb.next) {
       if (bb.first === null) {
+        this.sink = shape;
         this.report('basic block has no terminator (it is empty)', null, bb);
         continue;
       }
       let seenNonPhi = false;
       for (let i: Instruction | null = bb.first; i !== null; i = i.next) {
+        if (i.parent !== bb) {
+          this.sink = structure;
+          this.report('instruction is on the block\'s list but its parent is another block', i, bb);
+        }
         if (i.op === Opcode.Phi) {
-          if (seenNonPhi) this.report('PHI nodes not grouped at top of basic block', i);
+          if (seenNonPhi) {
+            this.sink = shape;
+            this.report('PHI nodes not grouped at top of basic block', i);
+          }
         } else seenNonPhi = true;
-        if (i.isTerminator() && i !== bb.last) this.report('terminator found in the middle of a basic block', i);
+        if (i.isTerminator() && i !== bb.last) {
+          this.sink = shape;
+          this.report('terminator found in the middle of a basic block', i);
+        }
+        this.sink = operands;
+        this.checkInstruction(i);
+        const k = insts.length;
+        insts.push(i);
+        if (byId !== null) {
+          const id = i.id;
+          if (id < 0 || id >= ibound || byId[id] !== -1) byId = null;
+          else byId[id] = k;
+        }
       }
-      if (!bb.last!.isTerminator()) this.report('basic block does not end in a terminator', bb.last);
+      if (!bb.last!.isTerminator()) {
+        this.sink = shape;
+        this.report('basic block does not end in a terminator', bb.last);
+      }
     }
-
-    // ---- operands, types ----------------------------------------------------------------
-    for (let bb = fn.firstBlock; bb !== null; bb = bb.next) {
-      for (let i = bb.first; i !== null; i = i.next) this.checkInstruction(i);
-    }
+    this.sink = structure;
+    if (count !== fn.numBlocks) this.report(`function says it has ${fn.numBlocks} blocks, its list has ${count}`, null);
+    // with broken block ids, the CFG rules cannot run (and the other groups are not reported)
+    if (!idsOk) return this.finish(2);
 
     // ---- CFG: entry, phis -------------------------------------------------------------
+    this.sink = this.group();
     const cfg = new CFG(fn);
     const entry = fn.firstBlock!;
     if (cfg.numPredecessors(entry.id) > 0) this.report('entry block has predecessors', null, entry);
@@ -170,7 +228,7 @@ class FunctionVerifier {
     this.checkPhis(cfg);
 
     // ---- dominance --------------------------------------------------------------------
-    this.checkDominance(cfg, computeDominators(cfg));
+    this.checkDominance(cfg, computeDominators(cfg), new InstructionNumbering(fn, { insts, byId }));
     return this.finish();
   }
 
@@ -251,9 +309,8 @@ class FunctionVerifier {
     }
   }
 
-  private checkDominance(cfg: CFG, dt: DominatorTree): void {
+  private checkDominance(cfg: CFG, dt: DominatorTree, num: InstructionNumbering): void {
     const fn = this.fn;
-    const num = new InstructionNumbering(fn);
     const insts = num.insts;
     for (let k = 0; k < insts.length; k++) {
       const i = insts[k];

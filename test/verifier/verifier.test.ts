@@ -125,6 +125,40 @@ describe('block shape', () => {
   });
 });
 
+describe('several problems', () => {
+  // The verifier checks its rules in one walk, but reports them group by group, in LLVM's
+  // order: structure, block shape, operands and types, CFG and phis, dominance.
+  it('are reported group by group, whatever their place in the function', () => {
+    const f = setup(i32);
+    const next = f.block('next');
+    const x = f.b.add(A(f, 0), A(f, 1), 'x');
+    raw(f, Opcode.Add, i32, [x, A(f, 4)], 'bad'); // operands: i32 + double
+    f.b.br(next);
+    f.b.setInsertPoint(next);
+    const y = f.b.add(A(f, 0), A(f, 0), 'y');
+    f.b.add(y, y, 'z'); // shape: no terminator, after the operand problem in layout order
+    f.fn.firstBlock!.first!.setOperand(0, y); // dominance: %x uses %y of a later block
+    const msgs = verifyFunction(f.fn).map((e) => e.message.split('\n')[0]);
+    expect(msgs).toEqual([
+      '@f, block %next: basic block does not end in a terminator',
+      "@f, block %entry: Both operands to a binary operator are not of the same type! ('i32' and 'double')",
+      '@f, block %entry: Instruction does not dominate all uses! (%y is defined in %next, which does not dominate %entry)',
+    ]);
+  });
+
+  it('broken block ids stop the checks after the structure group', () => {
+    const f = setup();
+    const other = f.block('other');
+    f.b.br(other);
+    f.b.setInsertPoint(other);
+    raw(f, Opcode.Add, i32, [A(f, 0), A(f, 4)]); // would be an operand problem
+    f.b.ret();
+    other.id = f.entry.id;
+    const msgs = verifyFunction(f.fn).map((e) => e.message.split('\n')[0]);
+    expect(msgs).toEqual([`@f, block %other: block id ${f.entry.id} is not unique and below blockIdBound ${f.fn.blockIdBound} (call fn.renumber())`]);
+  });
+});
+
 describe('phi entries', () => {
   function diamond(): Fixture & { l: BasicBlock; r: BasicBlock; j: BasicBlock } {
     const f = setup(i32);
