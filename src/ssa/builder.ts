@@ -67,6 +67,14 @@ export interface SSABuilderOptions {
   simplifyPhi?: ((phi: Instruction, builder: SSABuilder) => Value | null) | null;
   /** Called for every phi the builder creates (e.g. to collect them). */
   onPhiCreated?: ((phi: Instruction, variable: number) => void) | null;
+  /**
+   * What a frontend knows from its structured control flow: `variable` has, at the top of
+   * `block`, the value it has at the end of the returned block (which dominates `block`),
+   * or null when nothing is known. The lookup then goes there instead of making a phi at
+   * `block` — for a variable the `if` or loop that `block` ends or heads does not assign,
+   * where the phi would be trivial (Brandis and Mössenböck, TOPLAS 1994).
+   */
+  shortcut?: ((block: BasicBlock, variable: number) => BasicBlock | null) | null;
 }
 
 export interface SSABuilderStats {
@@ -103,6 +111,7 @@ export class SSABuilder {
   private readonly sealAll: boolean;
   private readonly hook: ((phi: Instruction, builder: SSABuilder) => Value | null) | null;
   private readonly onPhiCreated: ((phi: Instruction, variable: number) => void) | null;
+  private readonly shortcut: ((block: BasicBlock, variable: number) => BasicBlock | null) | null;
 
   // definition table: open addressing on (variable, block id)
   private keyVar: Int32Array;
@@ -141,6 +150,7 @@ export class SSABuilder {
     this.sealAll = opts.sealAll ?? false;
     this.hook = opts.simplifyPhi ?? null;
     this.onPhiCreated = opts.onPhiCreated ?? null;
+    this.shortcut = opts.shortcut ?? null;
     let cap = 64; // grows by rehashing; a small start keeps a builder per small function cheap
     const want = 2 * (opts.expectedDefinitions ?? 0);
     while (cap < want) cap *= 2;
@@ -314,7 +324,8 @@ export class SSABuilder {
   // ---- the lookup engine ----------------------------------------------------------------------
 
   /**
-   * Walks up from `block` through sealed single-predecessor blocks until a definition, an
+   * Walks up from `block` through sealed single-predecessor blocks (and the frontend's
+   * shortcuts) until a definition, an
    * unsealed block (incomplete phi), a block without predecessors (undef) or a join (a phi
    * whose operands the caller's `drive` loop reads: returns null after pushing its frame).
    */
@@ -329,6 +340,15 @@ export class SSABuilder {
       if (d !== null) {
         r = d;
         break;
+      }
+      if (this.shortcut !== null && this.visit[id] !== epoch) {
+        const s = this.shortcut(blk, variable);
+        if (s !== null) {
+          this.visit[id] = epoch;
+          this.pushChain(blk);
+          blk = s;
+          continue;
+        }
       }
       if (!this.sealAll && !this.sealed[id]) {
         const phi = this.newPhi(variable, blk);

@@ -70,6 +70,43 @@ describe('SSABuilder', () => {
     expect(text).toMatch(/ret i32 42/);
   });
 
+  it('a frontend shortcut (Brandis and Mössenböck) reads a variable the loop does not assign from before the loop, with no phi made', () => {
+    // a = 42; i = 0; while (c) { t = a + 1; i = i + t }; return a + i
+    const { m, f, block } = newFunction();
+    const entry = block('entry');
+    const header = block('header');
+    const body = block('body');
+    const exit = block('exit');
+    const b = new IRBuilder(entry);
+    // the loop (header, exit) began at the end of entry and assigns only i
+    const ssa = new SSABuilder(f, { shortcut: (bb, v) => ((bb === header || bb === exit) && v === a ? entry : null) });
+    const a = ssa.declareVariable(i32, 'a');
+    const i = ssa.declareVariable(i32, 'i');
+    ssa.sealBlock(entry);
+    ssa.writeVariable(a, entry, c32(42));
+    ssa.writeVariable(i, entry, c32(0));
+    b.br(header);
+    b.setInsertPoint(header);
+    expect(ssa.readVariable(a, header)).toBe(c32(42)); // no incomplete phi for a
+    b.condBr(f.args[1], body, exit);
+    ssa.sealBlock(body);
+    ssa.sealBlock(exit);
+    b.setInsertPoint(body);
+    const t = b.add(ssa.readVariable(a, body), c32(1), 't');
+    ssa.writeVariable(i, body, b.add(ssa.readVariable(i, body), t, 'i.next'));
+    b.br(header);
+    ssa.sealBlock(header);
+    b.setInsertPoint(exit);
+    b.ret(b.add(ssa.readVariable(a, exit), ssa.readVariable(i, exit), 'r'));
+    valid(m);
+    // only i's header phi was ever made (it is not trivial); without the shortcut a's phi is made and removed
+    expect(ssa.stats).toEqual({ phisCreated: 1, phisRemovedTrivial: 0, phisRemovedByHook: 0 });
+    const text = printFunction(f);
+    expect(text).toMatch(/%i = phi i32 \[ 0, %entry \], \[ %i.next, %body \]/);
+    expect(text).toMatch(/%t = add i32 42, 1/);
+    expect(text).toMatch(/%r = add i32 42, %i/);
+  });
+
   it("Braun et al.'s irreducible example: two blocks entered separately keep a redundant phi cycle, which the SCC algorithm removes", () => {
     //        entry (x = a0)
     //        /    \

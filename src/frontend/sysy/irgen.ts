@@ -62,6 +62,7 @@ import type {
 } from './ast.js';
 import { ExprTable, FoldingValues, PlainValues, type ValueMaker } from './irgen-values.js';
 import { AllocaVars, BraunVars, type VarHost, type VarModel } from './irgen-vars.js';
+import { AssignedVariables } from './assigned.js';
 import { arrayConstant, arrayIRType, isZeroBits, nonZeroEntries, scalarConstant, scalarIRType } from './lower-init.js';
 
 export type SSAMode = 'braun' | 'alloca';
@@ -333,6 +334,8 @@ class FunctionGen implements VarHost {
   readonly declValue: (Value | null)[];
   readonly declNumber: Int32Array;
   readonly assigned: Uint8Array;
+  /** Braun mode: the locals each `if` and `while` assigns. */
+  private assignedIn: AssignedVariables | null = null;
   private readonly nameCount = new Map<string, number>();
   private readonly maxDepth: number;
 
@@ -365,7 +368,7 @@ class FunctionGen implements VarHost {
   run(): void {
     const d = this.decl;
     const fn = this.fn;
-    if (this.mg.mode === 'braun') markAssigned(d.body!, this.assigned);
+    if (this.mg.mode === 'braun') this.assignedIn = new AssignedVariables(d.body!, this.assigned);
     for (let i = 0; i < d.params.length; i++) {
       const p = d.params[i];
       fn.args[i].name = this.uniq(p.name);
@@ -735,6 +738,7 @@ class FunctionGen implements VarHost {
   }
 
   private *genIf(s: If): Gen {
+    const start = this.cur;
     const thenBB = this.block('if.then');
     const elseBB = s.else !== null ? this.block('if.else') : null;
     const endBB = this.block('if.end');
@@ -752,7 +756,13 @@ class FunctionGen implements VarHost {
       }
     }
     this.enter(endBB);
+    this.joined(endBB, start, s);
     return null;
+  }
+
+  /** Tells the variable model that `bb`, just entered, joins or heads `s`, which began at the end of `start`. */
+  private joined(bb: BasicBlock, start: BasicBlock | null, s: If | While): void {
+    if (this.assignedIn !== null && start !== null && this.cur === bb) this.vars.join(bb, start, this.assignedIn.of(s));
   }
 
   private *genWhile(s: While): Gen {
@@ -760,8 +770,10 @@ class FunctionGen implements VarHost {
     const bodyBB = this.block('while.body');
     const endBB = this.block('while.end');
     this.loops.push({ cond: condBB, end: endBB });
+    const start = this.cur;
     this.br(condBB);
     this.enter(condBB, false);
+    this.joined(condBB, start, s);
     yield new CondTask(s.cond, bodyBB, endBB);
     this.enter(bodyBB);
     if (this.cur !== null) {
@@ -771,6 +783,7 @@ class FunctionGen implements VarHost {
     this.loops.pop();
     this.vars.seal(condBB);
     this.enter(endBB);
+    this.joined(endBB, start, s);
     return null;
   }
 
@@ -1113,33 +1126,6 @@ class FunctionGen implements VarHost {
       default:
         // decay: the operand (an LVal with access 'address') is already the address
         return v;
-    }
-  }
-}
-
-/** Marks the local scalars and parameters that an assignment statement in `body` targets. */
-function markAssigned(body: Block, assigned: Uint8Array): void {
-  const stack: (Stmt | DeclStmt)[] = [body];
-  while (stack.length > 0) {
-    const s = stack.pop()!;
-    switch (s.kind) {
-      case 'Block':
-        for (const x of s.items) stack.push(x);
-        break;
-      case 'If':
-        stack.push(s.then);
-        if (s.else !== null) stack.push(s.else);
-        break;
-      case 'While':
-        stack.push(s.body);
-        break;
-      case 'Assign': {
-        const d = s.target.decl!;
-        if (s.target.indices.length === 0 && d.storage !== 'global') assigned[d.id] = 1;
-        break;
-      }
-      default:
-        break;
     }
   }
 }
