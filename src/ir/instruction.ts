@@ -66,14 +66,16 @@ export class Instruction extends Value implements User {
     super(ValueKind.Instruction, type);
     const n = operands.length;
     // Array literals for the common sizes: like Use records (see newUse), literal allocation
-    // sites let V8 allocate these long-lived arrays in the old space directly.
+    // sites let V8 allocate these long-lived arrays in the old space directly. Every operand
+    // array is a packed one (a literal, or grown by push; never `new Array(n)`, which is
+    // holey): with one elements kind, every `ops[k]` in the code base stays monomorphic.
     let ops: Use[];
     if (n === 1) ops = [newUse(operands[0], this, 0)];
     else if (n === 2) ops = [newUse(operands[0], this, 0), newUse(operands[1], this, 1)];
     else if (n === 3) ops = [newUse(operands[0], this, 0), newUse(operands[1], this, 1), newUse(operands[2], this, 2)];
     else {
-      ops = new Array<Use>(n);
-      for (let i = 0; i < n; i++) ops[i] = newUse(operands[i], this, i);
+      ops = [];
+      for (let i = 0; i < n; i++) ops.push(newUse(operands[i], this, i));
     }
     for (let i = 0; i < n; i++) linkUse(ops[i]);
     this.ops = ops;
