@@ -68,13 +68,13 @@ function zeroOf(t: Type): ConstantInt {
   return cint(t, 0n);
 }
 function isZeroInt(v: Value): boolean {
-  return isCInt(v) && v.value === 0n;
+  return isCInt(v) && v.num === 0;
 }
 function isOneInt(v: Value): boolean {
-  return isCInt(v) && v.value === (v.type.bits === 1 ? -1n : 1n);
+  return isCInt(v) && v.num === (v.type.bits === 1 ? -1 : 1);
 }
 function isAllOnesInt(v: Value): boolean {
-  return isCInt(v) && v.value === -1n;
+  return isCInt(v) && v.num === -1;
 }
 function signedMin(w: number): bigint {
   return -(1n << BigInt(w - 1));

@@ -13,12 +13,21 @@ import type { Opcode } from './opcodes.js';
 export class Constant extends Value {}
 
 export class ConstantInt extends Constant {
+  /**
+   * `value` as a JS number when it is a safe integer (|v| < 2^53), else NaN: the checks
+   * simplifiers make all the time (zero? one? all ones?) compare small integers instead of
+   * calling into BigInt comparison.
+   */
+  readonly num: number;
+
   private constructor(
     type: Type,
     /** Signed value, normalised to the type's width. */
     readonly value: bigint,
   ) {
     super(ValueKind.ConstantInt, type);
+    const n = Number(value);
+    this.num = Number.isSafeInteger(n) && BigInt(n) === value ? n : NaN;
   }
 
   private static cache = new Map<number, Map<bigint, ConstantInt>>();
@@ -69,10 +78,10 @@ export class ConstantInt extends Constant {
   /** The value read as unsigned. */
   zext(): bigint { return BigInt.asUintN(this.type.bits, this.value); }
   /** The signed value as a JS number (exact for |v| < 2^53). */
-  toNumber(): number { return Number(this.value); }
-  isZero(): boolean { return this.value === 0n; }
-  isOne(): boolean { return this.value === (this.type.bits === 1 ? -1n : 1n); }
-  isAllOnes(): boolean { return this.value === -1n; }
+  toNumber(): number { return this.num === this.num ? this.num : Number(this.value); }
+  isZero(): boolean { return this.num === 0; }
+  isOne(): boolean { return this.num === (this.type.bits === 1 ? -1 : 1); }
+  isAllOnes(): boolean { return this.num === -1; }
 
   private text: string | null = null;
   /** The value as LLVM prints it (`-5`, `true`); cached, since interned constants print often. */

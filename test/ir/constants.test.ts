@@ -43,3 +43,25 @@ describe('constant interning', () => {
     expect(ConstantExpr.get(Opcode.Sub, i32, [ConstantInt.get(i32, 1), ConstantInt.get(i32, 2)])).not.toBe(plain);
   });
 });
+
+describe('ConstantInt.num', () => {
+  it('is the value as a number when it is a safe integer, NaN otherwise; the predicates agree with the bigint', () => {
+    const i1 = ConstantInt.true().type;
+    const cases: [ConstantInt, number][] = [
+      [ConstantInt.get(i32, 0), 0],
+      [ConstantInt.get(i32, -1), -1],
+      [ConstantInt.get(i32, 0xffffffff), -1], // normalised to the signed value
+      [ConstantInt.true(), -1],
+      [ConstantInt.get(i64, 2n ** 53n - 1n), 2 ** 53 - 1],
+      [ConstantInt.get(i64, 2n ** 53n + 1n), NaN],
+      [ConstantInt.get(i64, -(2n ** 63n)), NaN],
+    ];
+    for (const [c, n] of cases) {
+      expect(c.num).toBe(n);
+      expect(c.isZero()).toBe(c.value === 0n);
+      expect(c.isAllOnes()).toBe(c.value === -1n);
+      expect(c.isOne()).toBe(c.value === (c.type === i1 ? -1n : 1n));
+      expect(c.toNumber()).toBe(Number(c.value));
+    }
+  });
+});

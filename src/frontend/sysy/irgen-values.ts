@@ -259,7 +259,7 @@ export class FoldingValues implements ValueMaker {
     }
     // keys hold at most three operands: the base and two indices, or a leading zero and two
     let skip = 0;
-    if (idx.length === 3 && idx[0] instanceof ConstantInt && idx[0].value === 0n) skip = 1;
+    if (idx.length === 3 && idx[0] instanceof ConstantInt && idx[0].num === 0) skip = 1;
     if (idx.length - skip > 2) return this.b.gep(src, base, idx);
     const tag = Opcode.GetElementPtr | (skip << TAG_SHIFT) | (this.typeNum(src) << (TAG_SHIFT + 1));
     const i0 = idx.length > skip ? idx[skip].uid : 0;
