@@ -68,68 +68,91 @@ export class PlainValues implements ValueMaker {
 
 /**
  * The local CSE table: open addressing on a key of four integers (an opcode tag and up to
- * three operand uids), in typed arrays. Entries are stamped with the block's epoch, so
- * starting a block is O(1): older entries read as empty.
+ * three operand uids). A slot is five consecutive integers — the key and the epoch of the
+ * block that wrote it — so a probe reads one cache line. Starting a block is O(1): entries
+ * of older epochs read as empty. A miss leaves the probe's end behind, where `add` puts the
+ * new entry without hashing and probing again.
  */
 export class ExprTable {
-  private k0 = new Int32Array(1024);
-  private k1 = new Int32Array(1024);
-  private k2 = new Int32Array(1024);
-  private k3 = new Int32Array(1024);
-  private stamp = new Int32Array(1024);
+  private slots = new Int32Array(1024 * SLOT);
   private vals: (Instruction | null)[] = new Array<Instruction | null>(1024).fill(null);
   private mask = 1023;
   private epoch = 1;
   private count = 0;
+  /** The last missed key and its free slot (for `add`). */
+  private missAt = -1;
+  private missT = 0;
+  private missA = 0;
+  private missB = 0;
+  private missC = 0;
 
   reset(): void {
     this.epoch++;
     this.count = 0;
+    this.missAt = -1;
   }
 
+  /** The value recorded for the key in this block, or null (then `add` may record one). */
   find(t: number, a: number, b: number, c: number): Instruction | null {
     const mask = this.mask;
-    const st = this.stamp;
+    const sl = this.slots;
     const ep = this.epoch;
     for (let h = mix(t, a, b, c) & mask; ; h = (h + 1) & mask) {
-      if (st[h] !== ep) return null;
-      if (this.k0[h] === t && this.k1[h] === a && this.k2[h] === b && this.k3[h] === c) return this.vals[h];
+      const o = h * SLOT;
+      if (sl[o + 4] !== ep) {
+        this.missAt = h;
+        this.missT = t;
+        this.missA = a;
+        this.missB = b;
+        this.missC = c;
+        return null;
+      }
+      if (sl[o] === t && sl[o + 1] === a && sl[o + 2] === b && sl[o + 3] === c) return this.vals[h];
     }
   }
 
-  insert(t: number, a: number, b: number, c: number, v: Instruction): void {
-    if ((this.count + 1) * 2 > this.mask + 1) this.grow();
-    this.put(t, a, b, c, v);
-    this.count++;
+  /** Records `v` for the key of the last `find`, which missed. */
+  add(v: Instruction): void {
+    const h = this.missAt;
+    if (h < 0) throw new Error('internal error: ExprTable.add without a missed find');
+    this.missAt = -1;
+    this.write(h, this.missT, this.missA, this.missB, this.missC, v);
+    if (++this.count * 2 > this.mask + 1) this.grow();
   }
 
-  private put(t: number, a: number, b: number, c: number, v: Instruction): void {
-    const mask = this.mask;
-    const st = this.stamp;
-    const ep = this.epoch;
-    let h = mix(t, a, b, c) & mask;
-    while (st[h] === ep) h = (h + 1) & mask;
-    st[h] = ep;
-    this.k0[h] = t;
-    this.k1[h] = a;
-    this.k2[h] = b;
-    this.k3[h] = c;
+  private write(h: number, t: number, a: number, b: number, c: number, v: Instruction): void {
+    const o = h * SLOT;
+    const sl = this.slots;
+    sl[o] = t;
+    sl[o + 1] = a;
+    sl[o + 2] = b;
+    sl[o + 3] = c;
+    sl[o + 4] = this.epoch;
     this.vals[h] = v;
   }
 
   private grow(): void {
-    const { k0, k1, k2, k3, stamp, vals, epoch } = this;
+    const old = this.slots;
+    const oldVals = this.vals;
+    const ep = this.epoch;
     const cap = (this.mask + 1) * 2;
-    this.k0 = new Int32Array(cap);
-    this.k1 = new Int32Array(cap);
-    this.k2 = new Int32Array(cap);
-    this.k3 = new Int32Array(cap);
-    this.stamp = new Int32Array(cap);
+    this.slots = new Int32Array(cap * SLOT);
     this.vals = new Array<Instruction | null>(cap).fill(null);
     this.mask = cap - 1;
-    for (let i = 0; i < stamp.length; i++) if (stamp[i] === epoch) this.put(k0[i], k1[i], k2[i], k3[i], vals[i]!);
+    const sl = this.slots;
+    for (let i = 0; i < oldVals.length; i++) {
+      const o = i * SLOT;
+      if (old[o + 4] !== ep) continue;
+      const t = old[o], a = old[o + 1], b = old[o + 2], c = old[o + 3];
+      let h = mix(t, a, b, c) & this.mask;
+      while (sl[h * SLOT + 4] === ep) h = (h + 1) & this.mask;
+      this.write(h, t, a, b, c, oldVals[i]!);
+    }
   }
 }
+
+/** Integers per slot: the four key parts and the epoch. */
+const SLOT = 5;
 
 function mix(t: number, a: number, b: number, c: number): number {
   let h = Math.imul(t, 0x9e3779b1) ^ a;
@@ -184,7 +207,7 @@ export class FoldingValues implements ValueMaker {
       return hit;
     }
     const i = this.b.binary(op, a, b);
-    this.table.insert(op, x, y, 0, i);
+    this.table.add(i);
     return i;
   }
 
@@ -200,7 +223,7 @@ export class FoldingValues implements ValueMaker {
       return hit;
     }
     const i = this.b.fneg(a);
-    this.table.insert(Opcode.FNeg, a.uid, 0, 0, i);
+    this.table.add(i);
     return i;
   }
 
@@ -230,7 +253,7 @@ export class FoldingValues implements ValueMaker {
       return hit;
     }
     const i = op === Opcode.ICmp ? this.b.icmp(pred, a, b) : this.b.fcmp(pred, a, b);
-    this.table.insert(tag, a.uid, b.uid, 0, i);
+    this.table.add(i);
     return i;
   }
 
@@ -247,7 +270,7 @@ export class FoldingValues implements ValueMaker {
       return hit;
     }
     const i = this.b.cast(op, v, to);
-    this.table.insert(tag, v.uid, 0, 0, i);
+    this.table.add(i);
     return i;
   }
 
@@ -270,7 +293,7 @@ export class FoldingValues implements ValueMaker {
       return hit;
     }
     const i = this.b.gep(src, base, idx);
-    this.table.insert(tag, base.uid, i0, i1, i);
+    this.table.add(i);
     return i;
   }
 }
