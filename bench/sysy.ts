@@ -10,7 +10,8 @@
  *    `ssakit compile --ssa=alloca --mem2reg` vs `clang-19 -O0 -S -emit-llvm -x c`.
  *
  * Each ratio is measured in the same run on the same file; with --reps=N (default 1) each
- * time is the best of N runs, which tames a shared machine. "ratio (SSA only)" leaves out
+ * time is the best of N runs, which tames a shared machine, and the runs of the modes
+ * alternate, so a machine whose speed drifts favours neither. "ratio (SSA only)" leaves out
  * parsing and checking, which both modes share: Braun IR generation against alloca IR
  * generation + mem2reg. Inputs are cached in bench/out/.
  *
@@ -71,36 +72,48 @@ async function bundleDriver(): Promise<string> {
   return out;
 }
 
-/** Each phase's best time over the runs (phases are measured independently). */
-function inProcess(driver: string, file: string, mode: string): InProc {
-  let best: InProc | null = null;
-  for (let k = 0; k < REPS; k++) {
-    const r = spawnSync('node', [...NODE_FLAGS, driver, file, mode], { encoding: 'utf8', maxBuffer: 1 << 26 });
-    if (r.status !== 0) throw new Error(`in-process ${mode} failed: ${r.stderr}`);
-    const m = JSON.parse(r.stdout) as InProc;
-    if (best === null) best = m;
-    else {
-      best.frontend = Math.min(best.frontend, m.frontend);
-      best.irgen = Math.min(best.irgen, m.irgen);
-      best.mem2reg = Math.min(best.mem2reg, m.mem2reg);
-      best.print = Math.min(best.print, m.print);
-    }
-  }
-  return best!;
+function inProcessOnce(driver: string, file: string, mode: string): InProc {
+  const r = spawnSync('node', [...NODE_FLAGS, driver, file, mode], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`in-process ${mode} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as InProc;
 }
 
-function wholeProcess(cmd: string[]): { seconds: number; mb: number | null } {
-  let best = Infinity;
-  let mb: number | null = null;
+/** Keeps each phase's best time (phases are measured independently). */
+function keepBest(best: InProc | null, m: InProc): InProc {
+  if (best === null) return m;
+  best.frontend = Math.min(best.frontend, m.frontend);
+  best.irgen = Math.min(best.irgen, m.irgen);
+  best.mem2reg = Math.min(best.mem2reg, m.mem2reg);
+  best.print = Math.min(best.print, m.print);
+  return best;
+}
+
+/**
+ * In-process times of both modes, best of REPS runs each. The runs alternate (Braun,
+ * alloca, Braun, …) so that a machine whose speed drifts during the measurement favours
+ * neither mode.
+ */
+function inProcess(driver: string, file: string): { b: InProc; a: InProc } {
+  let b: InProc | null = null;
+  let a: InProc | null = null;
   for (let k = 0; k < REPS; k++) {
-    const m = measure(cmd, { timeout: 3_600_000 });
-    if (m.status !== 0) throw new Error(`${cmd.join(' ')} failed: ${m.stderr}`);
-    if (m.seconds < best) {
-      best = m.seconds;
-      mb = m.maxRssMB;
-    }
+    b = keepBest(b, inProcessOnce(driver, file, 'braun'));
+    a = keepBest(a, inProcessOnce(driver, file, 'alloca+mem2reg'));
   }
-  return { seconds: best, mb };
+  return { b: b!, a: a! };
+}
+
+/** Whole-process runs of several commands, alternating, best of REPS each (wall time, and its peak RSS). */
+function wholeProcess(cmds: string[][]): { seconds: number; mb: number | null }[] {
+  const best = cmds.map(() => ({ seconds: Infinity, mb: null as number | null }));
+  for (let k = 0; k < REPS; k++) {
+    cmds.forEach((cmd, c) => {
+      const m = measure(cmd, { timeout: 3_600_000 });
+      if (m.status !== 0) throw new Error(`${cmd.join(' ')} failed: ${m.stderr}`);
+      if (m.seconds < best[c].seconds) best[c] = { seconds: m.seconds, mb: m.maxRssMB };
+    });
+  }
+  return best;
 }
 
 const ms = (x: number): string => fmt(Math.round(x));
@@ -113,8 +126,7 @@ async function main(): Promise<void> {
   for (const target of sizes) {
     const { sy, c, lines } = input(target);
     process.stderr.write(`${lines} lines: in-process…\n`);
-    const b = inProcess(driver, sy, 'braun');
-    const a = inProcess(driver, sy, 'alloca+mem2reg');
+    const { b, a } = inProcess(driver, sy);
     // parse + check is the same work in both modes: count its best time in both totals
     const fe = Math.min(b.frontend, a.frontend);
     const bt = fe + b.irgen;
@@ -126,9 +138,11 @@ async function main(): Promise<void> {
       ms(b.print), ms(a.print),
     ]);
     process.stderr.write(`${lines} lines: whole process…\n`);
-    const wb = wholeProcess(['node', ...NODE_FLAGS, SSAKIT[SSAKIT.length - 1], 'compile', sy, '-o', '/dev/null']);
-    const wa = wholeProcess(['node', ...NODE_FLAGS, SSAKIT[SSAKIT.length - 1], 'compile', sy, '--ssa=alloca', '--mem2reg', '-o', '/dev/null']);
-    const wc = clang ? wholeProcess(['clang-19', '-O0', '-w', '-S', '-emit-llvm', '-x', 'c', c, '-o', '/dev/null']) : null;
+    const [wb, wa, wc = null] = wholeProcess([
+      ['node', ...NODE_FLAGS, SSAKIT[SSAKIT.length - 1], 'compile', sy, '-o', '/dev/null'],
+      ['node', ...NODE_FLAGS, SSAKIT[SSAKIT.length - 1], 'compile', sy, '--ssa=alloca', '--mem2reg', '-o', '/dev/null'],
+      ...(clang ? [['clang-19', '-O0', '-w', '-S', '-emit-llvm', '-x', 'c', c, '-o', '/dev/null']] : []),
+    ]);
     wholeRows.push([
       lines, fmt(wb.seconds), fmt(wa.seconds), (wb.seconds / wa.seconds).toFixed(2),
       wc ? fmt(wc.seconds) : '-', wc ? (wb.seconds / wc.seconds).toFixed(2) : '-', wc ? (wa.seconds / wc.seconds).toFixed(2) : '-',
