@@ -67,16 +67,24 @@ function passTime(text: string, pass: string): { ms: number; module: Module } {
   return { ms: (c.user + c.system) / 1000, module: m };
 }
 
-/** The best of `n` runs (least disturbed by other processes on a shared machine). */
-function best(n: number, cmd: string[], timeoutS?: number): Run | null {
-  let r: Run | null = null;
+/**
+ * The best of `n` runs of each command (least disturbed by other processes on a shared
+ * machine); the commands' runs alternate, so a machine whose speed drifts during the
+ * measurement favours none of them. A command that times out is not run again (null).
+ */
+function bestAlternating(n: number, cmds: { cmd: string[]; timeoutS?: number }[]): (Run | null)[] {
+  const out: (Run | null | undefined)[] = cmds.map(() => undefined);
   for (let k = 0; k < n; k++) {
-    const x = run(cmd, timeoutS);
-    if (x === null) return null;
-    if (r === null) r = x;
-    else r = { wall: Math.min(r.wall, x.wall), cpu: Math.min(r.cpu, x.cpu), rssMB: Math.max(r.rssMB, x.rssMB) };
+    cmds.forEach(({ cmd, timeoutS }, c) => {
+      if (out[c] === null) return;
+      const x = run(cmd, timeoutS);
+      const r = out[c];
+      if (x === null) out[c] = null;
+      else if (r === undefined) out[c] = x;
+      else out[c] = { wall: Math.min(r.wall, x.wall), cpu: Math.min(r.cpu, x.cpu), rssMB: Math.max(r.rssMB, x.rssMB) };
+    });
   }
-  return r;
+  return out.map((r) => r ?? null);
 }
 
 const repeatArg = process.argv.find((a) => a.startsWith('--repeat='));
@@ -106,11 +114,13 @@ for (const kind of kinds) {
     const optOut = join(OUT, 'm2r-llvm.ll');
     const ourOut = join(OUT, 'm2r-ours.ll');
     const R = repeats(instructions);
-    const llvm = best(R, ['opt-19', '-passes=mem2reg', '-S', path, '-o', optOut], OPT_TIMEOUT);
-    const ours = best(R, [...SSAKIT, 'opt', path, '-passes=mem2reg', '-S', '-o', ourOut])!;
-    const ours1 = best(R, [...SSAKIT, 'opt', path, '-passes=mem2reg', '-S', '-o', ourOut, '--threads', '1'])!;
-    const llvmPP = best(R, ['opt-19', '-S', path, '-o', join(OUT, 'm2r-llvm-pp.ll')])!;
-    const oursPP = best(R, [...SSAKIT, 'opt', path, '-S', '-o', join(OUT, 'm2r-ours-pp.ll')])!;
+    const [llvm, ours1, ours, llvmPP, oursPP] = bestAlternating(R, [
+      { cmd: ['opt-19', '-passes=mem2reg', '-S', path, '-o', optOut], timeoutS: OPT_TIMEOUT },
+      { cmd: [...SSAKIT, 'opt', path, '-passes=mem2reg', '-S', '-o', ourOut, '--threads', '1'] },
+      { cmd: [...SSAKIT, 'opt', path, '-passes=mem2reg', '-S', '-o', ourOut] }, // last: its output is the one checked
+      { cmd: ['opt-19', '-S', path, '-o', join(OUT, 'm2r-llvm-pp.ll')] },
+      { cmd: [...SSAKIT, 'opt', path, '-S', '-o', join(OUT, 'm2r-ours-pp.ll')] },
+    ]) as [Run | null, Run, Run, Run, Run];
     rows.push([
       label,
       llvm === null ? `>${OPT_TIMEOUT}` : llvm.wall,
