@@ -13,7 +13,14 @@ import type { Module } from '../ir/module.js';
 import { voidType } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 
-const NUMERIC = /^[0-9]+$/;
+/** Whether `n` is all digits (such a name would read as a slot number); most names fail at the first character. */
+function isNumeric(n: string): boolean {
+  for (let k = 0; k < n.length; k++) {
+    const c = n.charCodeAt(k);
+    if (c < 48 || c > 57) return false;
+  }
+  return n.length > 0;
+}
 
 export class FunctionSlots {
   /** Slot number per argument / block id / instruction id, or -1 when the value prints by name. */
@@ -36,7 +43,7 @@ export class FunctionSlots {
       const n = v.name;
       if (n === '') return false;
       if (!used.has(n)) {
-        if (NUMERIC.test(n)) return false;
+        if (isNumeric(n)) return false;
         used.add(n);
         return true;
       }

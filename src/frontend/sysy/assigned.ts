@@ -32,6 +32,8 @@ const NONE: readonly number[] = [];
 
 export class AssignedVariables {
   private readonly sets = new Map<If | While, AssignedSet>();
+  /** Statements in the body (blocks and declarations included). */
+  readonly statements: number;
 
   /**
    * Walks `body`; marks in `assigned` (indexed by decl id) the local scalars and parameters
@@ -65,6 +67,7 @@ export class AssignedVariables {
           break;
       }
     }
+    this.statements = nodes.length;
     // undefined: assigns nothing; null: more than CAP variables
     const own: (number[] | null | undefined)[] = new Array(nodes.length);
     for (let k = nodes.length - 1; k >= 0; k--) {

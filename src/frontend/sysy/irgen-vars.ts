@@ -120,9 +120,11 @@ export class BraunVars implements VarModel {
   private readonly joinStart: (BasicBlock | undefined)[] = [];
   private readonly joinAssigned: (readonly number[] | undefined)[] = [];
 
+  /** `statements`: the size of the function body, to size the builder's tables once. */
   constructor(
     private readonly h: VarHost,
     fold: boolean,
+    statements = 0,
   ) {
     this.varOf = h.declNumber;
     this.direct = h.declValue;
@@ -135,7 +137,7 @@ export class BraunVars implements VarModel {
       const start = this.joinStart[bb.id];
       return start !== undefined && !this.joinAssigned[bb.id]!.includes(this.declOf[v]) ? start : null;
     };
-    this.ssa = new SSABuilder(h.fn, { simplifyPhi: hook, shortcut });
+    this.ssa = new SSABuilder(h.fn, { simplifyPhi: hook, shortcut, expectedDefinitions: 2 * statements });
   }
 
   param(d: VarDecl, arg: Argument): void {

@@ -357,7 +357,9 @@ class FunctionGen implements VarHost {
       this.vars = new AllocaVars(this);
       this.values = new PlainValues(this.b);
     } else {
-      this.vars = new BraunVars(this, mg.fold);
+      // before the variables are made: it marks which locals need an SSA variable at all
+      this.assignedIn = new AssignedVariables(decl.body!, this.assigned);
+      this.vars = new BraunVars(this, mg.fold, this.assignedIn.statements);
       this.values = mg.fold ? new FoldingValues(this.b, mg.cseTable) : new PlainValues(this.b);
     }
     this.vars.seal(this.entry);
@@ -368,7 +370,6 @@ class FunctionGen implements VarHost {
   run(): void {
     const d = this.decl;
     const fn = this.fn;
-    if (this.mg.mode === 'braun') this.assignedIn = new AssignedVariables(d.body!, this.assigned);
     for (let i = 0; i < d.params.length; i++) {
       const p = d.params[i];
       fn.args[i].name = this.uniq(p.name);
