@@ -8,42 +8,48 @@ import type { Function } from '../ir/function.js';
 import type { Instruction } from '../ir/instruction.js';
 import { Value, ValueKind, Argument } from '../ir/value.js';
 
+/** Records the layout numbering of a function while a caller walks it (`add` each instruction in order). */
+export class LayoutRecorder {
+  readonly insts: Instruction[] = [];
+  /** Layout position by instruction id; null once the ids turn out not dense and unique. */
+  byId: Int32Array | null;
+  private readonly bound: number;
+
+  constructor(fn: Function) {
+    this.bound = Math.max(0, fn.instIdBound);
+    this.byId = new Int32Array(this.bound).fill(-1);
+  }
+
+  add(i: Instruction): void {
+    const k = this.insts.length;
+    this.insts.push(i);
+    const byId = this.byId;
+    if (byId !== null) {
+      const id = i.id;
+      if (id < 0 || id >= this.bound || byId[id] !== -1) this.byId = null;
+      else byId[id] = k;
+    }
+  }
+}
+
 export class InstructionNumbering {
   /** Instructions in layout order. */
   readonly insts: Instruction[];
   private readonly byId: Int32Array | null;
   private readonly map: Map<Instruction, number> | null;
 
-  /**
-   * Numbers `fn`'s layout; or takes the numbering of a caller that has just walked it
-   * (`walk`: the instructions in layout order, and the layout position by instruction id,
-   * null if the ids are not dense and unique), which saves a second walk.
-   */
+  /** Numbers `fn`'s layout, or takes the numbering a caller recorded while walking it (saves a second walk). */
   constructor(
     readonly fn: Function,
-    walk?: { insts: Instruction[]; byId: Int32Array | null },
+    walk?: LayoutRecorder,
   ) {
-    let insts: Instruction[];
-    let byId: Int32Array | null;
-    if (walk !== undefined) {
-      insts = walk.insts;
-      byId = walk.byId;
-    } else {
-      insts = [];
-      const bound = fn.instIdBound;
-      byId = new Int32Array(Math.max(0, bound)).fill(-1);
-      for (let b = fn.firstBlock; b !== null; b = b.next) {
-        for (let i = b.first; i !== null; i = i.next) {
-          const k = insts.length;
-          insts.push(i);
-          if (byId !== null) {
-            const id = i.id;
-            if (id < 0 || id >= bound || byId[id] !== -1) byId = null;
-            else byId[id] = k;
-          }
-        }
-      }
+    let rec = walk;
+    if (rec === undefined) {
+      rec = new LayoutRecorder(fn);
+      for (let b = fn.firstBlock; b !== null; b = b.next) for (let i = b.first; i !== null; i = i.next) rec.add(i);
     }
+    const insts = rec.insts;
+    const byId = rec.byId;
     this.insts = insts;
     if (byId !== null) {
       this.byId = byId;

@@ -22,7 +22,7 @@
  */
 import { CFG } from '../analysis/cfg.js';
 import { computeDominators, DominatorTree } from '../analysis/dominators.js';
-import { InstructionNumbering } from '../analysis/numbering.js';
+import { InstructionNumbering, LayoutRecorder } from '../analysis/numbering.js';
 import { printInstruction } from '../text/printer.js';
 import { functionSlots, FunctionSlots } from '../text/slots.js';
 import type { BasicBlock } from './basic-block.js';
@@ -164,9 +164,7 @@ class FunctionVerifier {
     const seenId = new Uint8Array(bound);
     let idsOk = true;
     let count = 0;
-    const ibound = Math.max(0, fn.instIdBound);
-    const insts: Instruction[] = [];
-    let byId: Int32Array | null = new Int32Array(ibound).fill(-1);
+    const layout = new LayoutRecorder(fn);
     for (let bb = fn.firstBlock; bb !== null; bb = bb.next) {
       count++;
       if (bb.parent !== fn) {
@@ -201,13 +199,7 @@ class FunctionVerifier {
         }
         this.sink = operands;
         this.checkInstruction(i);
-        const k = insts.length;
-        insts.push(i);
-        if (byId !== null) {
-          const id = i.id;
-          if (id < 0 || id >= ibound || byId[id] !== -1) byId = null;
-          else byId[id] = k;
-        }
+        layout.add(i);
       }
       if (!bb.last!.isTerminator()) {
         this.sink = shape;
@@ -228,7 +220,7 @@ class FunctionVerifier {
     this.checkPhis(cfg);
 
     // ---- dominance --------------------------------------------------------------------
-    this.checkDominance(cfg, computeDominators(cfg), new InstructionNumbering(fn, { insts, byId }));
+    this.checkDominance(cfg, computeDominators(cfg), new InstructionNumbering(fn, layout));
     return this.finish();
   }
 
