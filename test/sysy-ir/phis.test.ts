@@ -39,3 +39,22 @@ describe('phi counts: Braun vs alloca + mem2reg', () => {
     });
   }
 });
+
+describe('Braun mode makes no phi for a variable a statement does not assign', () => {
+  // a is read in the loop and after the if, but neither assigns it; s is read after the if,
+  // which does not assign it. Only the phis that stay are made: i and s at the loop header,
+  // i at the join after the if (Brandis and Mössenböck's placement, src/frontend/sysy/assigned.ts).
+  const src = `int main() {
+  int a = getint(); int i = 0; int s = 0;
+  while (i < 10) { s = s + a; i = i + 1; }
+  if (s > 5) { i = 2; }
+  putint(a + i + s);
+  return 0;
+}`;
+  it('creates three phis and removes none', async () => {
+    const { compileSysY } = await import('../../src/frontend/sysy/index.js');
+    const r = compileSysY(src, 'loop.sy', { ssa: 'braun', fold: false });
+    expect(r.stats).toMatchObject({ phisCreated: 3, phisRemoved: 0 });
+    expect(phiCounts(r.module!)).toEqual({ main: 3 });
+  });
+});
