@@ -43,9 +43,11 @@ describe.skipIf(!llvm || !hasCsmith())(`interpreter vs lli-19: ${CSMITH_N} Csmit
 });
 
 describe('oracles', () => {
-  // Reason for the three placeholders below: they name the missing tool in the report.
+  // Reason: placeholder naming the missing LLVM tools (the oracle of every test above).
   if (!llvm) it.skip(LLVM_MISSING, () => {});
+  // Reason: placeholder saying the C program generator is missing, so the generated programs did not run.
   if (llvm && generate === null) it.skip('src/fuzz/c-gen.ts (generateCProgram) not found: skipping generated programs', () => {});
+  // Reason: placeholder naming the missing Csmith, so the Csmith programs did not run.
   if (llvm && !hasCsmith()) it.skip(CSMITH_MISSING, () => {});
   it('are probed', () => {});
 });

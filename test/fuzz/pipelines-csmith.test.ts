@@ -127,8 +127,9 @@ describe.skipIf(!csmith)(`-O1/-O2 pipelines vs lli-19: ${N} Csmith programs from
 });
 
 describe('oracles', () => {
-  // Reason for the placeholders below: they name the missing tool in the report.
+  // Reason: placeholder naming the missing LLVM tools (lli-19 is the oracle above).
   if (!llvm) it.skip(LLVM_MISSING, () => {});
+  // Reason: placeholder naming the missing Csmith, so the Csmith programs did not run.
   if (llvm && !csmith) it.skip(CSMITH_MISSING, () => {});
   it('are probed', () => {});
 });

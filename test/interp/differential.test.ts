@@ -59,9 +59,11 @@ describe.skipIf(!llvm || !hasCsmith())(`interpreter vs lli-19 on ${CSMITH_N} Csm
 });
 
 describe('oracles', () => {
-  // a skipped test whose title says why, when a tool is missing
+  // Reason: placeholder naming the missing LLVM tools (lli-19 is the oracle of every test above).
   if (!llvm) it.skip(LLVM_MISSING, () => {});
+  // Reason: placeholder saying the C program generator is missing, so the generated programs did not run.
   if (llvm && generate === null) it.skip('src/fuzz/c-gen.ts (generateCProgram) not found: skipping generated programs', () => {});
+  // Reason: placeholder naming the missing Csmith, so the Csmith programs did not run.
   if (llvm && !hasCsmith()) it.skip(CSMITH_MISSING, () => {});
   it('are probed', () => {});
 });

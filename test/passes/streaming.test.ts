@@ -43,6 +43,7 @@ describe.runIf(llvm)('streaming = whole module, on the corpus', () => {
 // Reason: a placeholder registered only when clang-19 is absent, so that the corpus tests
 // above, which need it, are explained in the report instead of vanishing silently.
 if (!llvm) {
+  // Reason: placeholder naming the missing LLVM tools (clang-19 makes the corpus above).
   it.skip(`LLVM tools are missing: ${LLVM_MISSING}`, () => {});
 }
 

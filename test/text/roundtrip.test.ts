@@ -30,6 +30,7 @@ describe.runIf(llvm)('round trip of clang-19 output', () => {
 // Registered only when clang-19/llvm-as-19 are absent, so the skipped oracle tests above are
 // explained in the report (with the tools present it does not exist, rather than showing as skipped).
 if (!llvm) {
+  // Reason: placeholder naming the missing LLVM tools (the oracles of the tests above).
   it.skip(`LLVM tools are missing: ${LLVM_MISSING}`, () => {});
 }
 
