@@ -70,8 +70,8 @@ export class PlainValues implements ValueMaker {
  * The local CSE table: open addressing on a key of four integers (an opcode tag and up to
  * three operand uids). A slot is five consecutive integers — the key and the epoch of the
  * block that wrote it — so a probe reads one cache line. Starting a block is O(1): entries
- * of older epochs read as empty. A miss leaves the probe's end behind, where `add` puts the
- * new entry without hashing and probing again.
+ * of older epochs read as empty. A miss remembers the free slot it ended on, where `add`
+ * puts the new entry without hashing and probing again.
  */
 export class ExprTable {
   private slots = new Int32Array(1024 * SLOT);
@@ -79,12 +79,8 @@ export class ExprTable {
   private mask = 1023;
   private epoch = 1;
   private count = 0;
-  /** The last missed key and its free slot (for `add`). */
+  /** Where the last `find` missed: the free slot for its key (for `add`), or -1. */
   private missAt = -1;
-  private missT = 0;
-  private missA = 0;
-  private missB = 0;
-  private missC = 0;
 
   reset(): void {
     this.epoch++;
@@ -101,22 +97,18 @@ export class ExprTable {
       const o = h * SLOT;
       if (sl[o + 4] !== ep) {
         this.missAt = h;
-        this.missT = t;
-        this.missA = a;
-        this.missB = b;
-        this.missC = c;
         return null;
       }
       if (sl[o] === t && sl[o + 1] === a && sl[o + 2] === b && sl[o + 3] === c) return this.vals[h];
     }
   }
 
-  /** Records `v` for the key of the last `find`, which missed. */
-  add(v: Instruction): void {
+  /** Records `v` for the key, which the last `find` missed (it goes in the slot found free). */
+  add(t: number, a: number, b: number, c: number, v: Instruction): void {
     const h = this.missAt;
     if (h < 0) throw new Error('internal error: ExprTable.add without a missed find');
     this.missAt = -1;
-    this.write(h, this.missT, this.missA, this.missB, this.missC, v);
+    this.write(h, t, a, b, c, v);
     if (++this.count * 2 > this.mask + 1) this.grow();
   }
 
@@ -207,7 +199,7 @@ export class FoldingValues implements ValueMaker {
       return hit;
     }
     const i = this.b.binary(op, a, b);
-    this.table.add(i);
+    this.table.add(op, x, y, 0, i);
     return i;
   }
 
@@ -223,7 +215,7 @@ export class FoldingValues implements ValueMaker {
       return hit;
     }
     const i = this.b.fneg(a);
-    this.table.add(i);
+    this.table.add(Opcode.FNeg, a.uid, 0, 0, i);
     return i;
   }
 
@@ -253,7 +245,7 @@ export class FoldingValues implements ValueMaker {
       return hit;
     }
     const i = op === Opcode.ICmp ? this.b.icmp(pred, a, b) : this.b.fcmp(pred, a, b);
-    this.table.add(i);
+    this.table.add(tag, a.uid, b.uid, 0, i);
     return i;
   }
 
@@ -270,7 +262,7 @@ export class FoldingValues implements ValueMaker {
       return hit;
     }
     const i = this.b.cast(op, v, to);
-    this.table.add(i);
+    this.table.add(tag, v.uid, 0, 0, i);
     return i;
   }
 
@@ -293,7 +285,7 @@ export class FoldingValues implements ValueMaker {
       return hit;
     }
     const i = this.b.gep(src, base, idx);
-    this.table.add(i);
+    this.table.add(tag, base.uid, i0, i1, i);
     return i;
   }
 }
