@@ -83,7 +83,7 @@ export class AssignedVariables {
       if (s.kind === 'If' || s.kind === 'While') this.sets.set(s, set === undefined ? NONE : set);
       const p = parent[k];
       if (p < 0 || set === undefined) continue;
-      own[p] = union(own[p], set, s.kind === 'If' || s.kind === 'While');
+      own[p] = union(own[p], set);
     }
   }
 
@@ -93,10 +93,10 @@ export class AssignedVariables {
   }
 }
 
-/** `into` ∪ `from`; `into` may be updated in place; `shared`: `from` must not be. */
-function union(into: number[] | null | undefined, from: readonly number[] | null, shared: boolean): number[] | null {
+/** `into` ∪ `from` (`into` is updated in place; `from`, which a statement may keep, is not). */
+function union(into: number[] | null | undefined, from: readonly number[] | null): number[] | null {
   if (into === null || from === null) return null;
-  if (into === undefined) return shared ? from.slice() : (from as number[]);
+  if (into === undefined) return from.slice();
   for (const x of from) {
     if (into.includes(x)) continue;
     if (into.length === CAP) return null;
