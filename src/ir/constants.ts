@@ -78,7 +78,7 @@ export class ConstantInt extends Constant {
   /** The value read as unsigned. */
   zext(): bigint { return BigInt.asUintN(this.type.bits, this.value); }
   /** The signed value as a JS number (exact for |v| < 2^53). */
-  toNumber(): number { return this.num === this.num ? this.num : Number(this.value); }
+  toNumber(): number { return Number.isNaN(this.num) ? Number(this.value) : this.num; }
   isZero(): boolean { return this.num === 0; }
   isOne(): boolean { return this.num === (this.type.bits === 1 ? -1 : 1); }
   isAllOnes(): boolean { return this.num === -1; }

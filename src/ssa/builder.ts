@@ -325,9 +325,9 @@ export class SSABuilder {
 
   /**
    * Walks up from `block` through sealed single-predecessor blocks (and the frontend's
-   * shortcuts) until a definition, an
-   * unsealed block (incomplete phi), a block without predecessors (undef) or a join (a phi
-   * whose operands the caller's `drive` loop reads: returns null after pushing its frame).
+   * shortcuts) until a definition, an unsealed block (incomplete phi), a block without
+   * predecessors (undef) or a join (a phi whose operands the caller's `drive` loop reads:
+   * returns null after pushing its frame).
    */
   private descend(variable: number, block: BasicBlock): Value | null {
     const chainStart = this.chainLen;
