@@ -127,10 +127,17 @@ class FunctionVerifier {
     sink.list.push(new VerifierError(this.fn.name, this.blockName(bb), text, detail));
   }
 
-  /** The problems of the first `n` groups (all by default), group after group, the first MAX_PROBLEMS of them. */
-  finish(n = this.groups.length): VerifierError[] {
+  /** `report` into the problem list `g`. */
+  private reportTo(g: ProblemList, detail: string, inst: Instruction | null, bb?: BasicBlock | null): void {
+    this.sink = g;
+    this.report(detail, inst, bb);
+  }
+
+  /** The problems of the groups up to `last` (all by default), group after group, the first MAX_PROBLEMS of them. */
+  finish(last: ProblemList = this.groups[this.groups.length - 1]): VerifierError[] {
     const out: VerifierError[] = [];
     let suppressed = 0;
+    const n = this.groups.indexOf(last) + 1;
     for (let g = 0; g < n; g++) {
       const { list, dropped } = this.groups[g];
       for (const e of list) {
@@ -167,49 +174,31 @@ class FunctionVerifier {
     const layout = new LayoutRecorder(fn);
     for (let bb = fn.firstBlock; bb !== null; bb = bb.next) {
       count++;
-      if (bb.parent !== fn) {
-        this.sink = structure;
-        this.report('block is on the function\'s list but its parent is another function', null, bb);
-      }
+      if (bb.parent !== fn) this.reportTo(structure, 'block is on the function\'s list but its parent is another function', null, bb);
       if (bb.id < 0 || bb.id >= bound || seenId[bb.id]) {
         idsOk = false;
-        this.sink = structure;
-        this.report(`block id ${bb.id} is not unique and below blockIdBound ${bound} (call fn.renumber())`, null, bb);
+        this.reportTo(structure, `block id ${bb.id} is not unique and below blockIdBound ${bound} (call fn.renumber())`, null, bb);
       } else seenId[bb.id] = 1;
       if (bb.first === null) {
-        this.sink = shape;
-        this.report('basic block has no terminator (it is empty)', null, bb);
+        this.reportTo(shape, 'basic block has no terminator (it is empty)', null, bb);
         continue;
       }
       let seenNonPhi = false;
       for (let i: Instruction | null = bb.first; i !== null; i = i.next) {
-        if (i.parent !== bb) {
-          this.sink = structure;
-          this.report('instruction is on the block\'s list but its parent is another block', i, bb);
-        }
+        if (i.parent !== bb) this.reportTo(structure, 'instruction is on the block\'s list but its parent is another block', i, bb);
         if (i.op === Opcode.Phi) {
-          if (seenNonPhi) {
-            this.sink = shape;
-            this.report('PHI nodes not grouped at top of basic block', i);
-          }
+          if (seenNonPhi) this.reportTo(shape, 'PHI nodes not grouped at top of basic block', i);
         } else seenNonPhi = true;
-        if (i.isTerminator() && i !== bb.last) {
-          this.sink = shape;
-          this.report('terminator found in the middle of a basic block', i);
-        }
-        this.sink = operands;
+        if (i.isTerminator() && i !== bb.last) this.reportTo(shape, 'terminator found in the middle of a basic block', i);
+        this.sink = operands; // checkInstruction reports into the operand group
         this.checkInstruction(i);
         layout.add(i);
       }
-      if (!bb.last!.isTerminator()) {
-        this.sink = shape;
-        this.report('basic block does not end in a terminator', bb.last);
-      }
+      if (!bb.last!.isTerminator()) this.reportTo(shape, 'basic block does not end in a terminator', bb.last);
     }
-    this.sink = structure;
-    if (count !== fn.numBlocks) this.report(`function says it has ${fn.numBlocks} blocks, its list has ${count}`, null);
+    if (count !== fn.numBlocks) this.reportTo(structure, `function says it has ${fn.numBlocks} blocks, its list has ${count}`, null);
     // with broken block ids, the CFG rules cannot run (and the other groups are not reported)
-    if (!idsOk) return this.finish(2);
+    if (!idsOk) return this.finish(structure);
 
     // ---- CFG: entry, phis -------------------------------------------------------------
     this.sink = this.group();
