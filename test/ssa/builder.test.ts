@@ -26,6 +26,16 @@ function newFunction(params = [i32, i1]): { m: Module; f: Function; block: (name
   return { m, f, block };
 }
 
+/** `f` with the blocks of a while loop (entry → header → body/exit, body → header) and an IRBuilder at entry. */
+function whileLoop(): { m: Module; f: Function; entry: BasicBlock; header: BasicBlock; body: BasicBlock; exit: BasicBlock; b: IRBuilder } {
+  const { m, f, block } = newFunction();
+  const entry = block('entry');
+  const header = block('header');
+  const body = block('body');
+  const exit = block('exit');
+  return { m, f, entry, header, body, exit, b: new IRBuilder(entry) };
+}
+
 function countPhis(f: Function): number {
   let n = 0;
   for (const b of f) for (let i = b.first; i !== null && i.op === Opcode.Phi; i = i.next) n++;
@@ -39,12 +49,7 @@ function valid(m: Module): void {
 describe('SSABuilder', () => {
   it("Braun et al.'s loop example: the header phi of a variable the loop does not change is trivial", () => {
     // a = 42; while (c) { use a }; return a
-    const { m, f, block } = newFunction();
-    const entry = block('entry');
-    const header = block('header');
-    const body = block('body');
-    const exit = block('exit');
-    const b = new IRBuilder(entry);
+    const { m, f, entry, header, body, exit, b } = whileLoop();
     const ssa = new SSABuilder(f);
     const a = ssa.declareVariable(i32, 'a');
     ssa.sealBlock(entry);
@@ -72,12 +77,7 @@ describe('SSABuilder', () => {
 
   it('a frontend shortcut (Brandis and Mössenböck) reads a variable the loop does not assign from before the loop, with no phi made', () => {
     // a = 42; i = 0; while (c) { t = a + 1; i = i + t }; return a + i
-    const { m, f, block } = newFunction();
-    const entry = block('entry');
-    const header = block('header');
-    const body = block('body');
-    const exit = block('exit');
-    const b = new IRBuilder(entry);
+    const { m, f, entry, header, body, exit, b } = whileLoop();
     // the loop (header, exit) began at the end of entry and assigns only i
     const ssa = new SSABuilder(f, { shortcut: (bb, v) => ((bb === header || bb === exit) && v === a ? entry : null) });
     const a = ssa.declareVariable(i32, 'a');
