@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { generateSysYProgram, SYSY_C_PRELUDE } from '../src/fuzz/c-gen.js';
-import { OUT, SSAKIT, fmt, hasTool, measure, sizesFromArgs, table } from './common.js';
+import { OUT, SSAKIT, fmt, hasTool, measureBest, sizesFromArgs, table } from './common.js';
 import { V8_FLAGS } from '../scripts/node-flags.mjs';
 
 const sizes = sizesFromArgs([10_000, 100_000, 1_000_000]);
@@ -103,17 +103,12 @@ function inProcess(driver: string, file: string): { b: InProc; a: InProc } {
   return { b: b!, a: a! };
 }
 
-/** Whole-process runs of several commands, alternating, best of REPS each (wall time, and its peak RSS). */
+/** Whole-process runs, alternating, best of REPS each (measureBest); a failed run is an error. */
 function wholeProcess(cmds: string[][]): { seconds: number; mb: number | null }[] {
-  const best = cmds.map(() => ({ seconds: Infinity, mb: null as number | null }));
-  for (let k = 0; k < REPS; k++) {
-    cmds.forEach((cmd, c) => {
-      const m = measure(cmd, { timeout: 3_600_000 });
-      if (m.status !== 0) throw new Error(`${cmd.join(' ')} failed: ${m.stderr}`);
-      if (m.seconds < best[c].seconds) best[c] = { seconds: m.seconds, mb: m.maxRssMB };
-    });
-  }
-  return best;
+  return measureBest(cmds, REPS, { timeout: 3_600_000 }).map((m, c) => {
+    if (m.status !== 0) throw new Error(`${cmds[c].join(' ')} failed: ${m.stderr}`);
+    return { seconds: m.seconds, mb: m.maxRssMB };
+  });
 }
 
 const ms = (x: number): string => fmt(Math.round(x));
