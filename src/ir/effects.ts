@@ -84,33 +84,63 @@ function callAttributeText(call: Instruction): string {
 }
 
 export function isPureIntrinsicName(name: string): boolean {
+  if (!name.startsWith('llvm.')) return false;
   for (const p of PURE_INTRINSIC_PREFIXES) if (name.startsWith(p)) return true;
   return false;
 }
 
 export function isMarkerIntrinsicName(name: string): boolean {
+  if (!name.startsWith('llvm.')) return false;
   for (const p of MARKER_INTRINSIC_PREFIXES) if (name.startsWith(p)) return true;
   return false;
 }
 
 export type MemoryEffect = 'none' | 'read' | 'write' | 'readwrite';
 
+/** What calls of one callee are known to do, per call-site attribute text ('' for none). */
+interface CalleeFacts {
+  /** What the facts were computed from: they are recomputed when any of these change. */
+  name: string;
+  suffix: string;
+  groups: number;
+  bySite: Map<string, AttrFacts>;
+}
+const PURE_CALL: AttrFacts = { memory: 'none', willReturn: true };
+/**
+ * Per callee, so the optimizers' many effect queries on calls cost a lookup instead of
+ * rebuilding and matching attribute text each time. The module's attribute groups only
+ * grow (the parser adds them), so their count tells whether a group may have appeared.
+ */
+const calleeFacts = new WeakMap<Function, CalleeFacts>();
+
+function callFacts(call: Instruction): AttrFacts {
+  const fn = call.calledFunction();
+  if (fn === null) return attrFacts(callAttributeText(call));
+  const groups = fn.parent === null ? -1 : fn.parent.attributeGroups.size;
+  let c = calleeFacts.get(fn);
+  if (c === undefined || c.name !== fn.name || c.suffix !== fn.attrs.suffix || c.groups !== groups) {
+    c = { name: fn.name, suffix: fn.attrs.suffix, groups, bySite: new Map() };
+    calleeFacts.set(fn, c);
+  }
+  const ca = call.callAttrs;
+  const site = ca === null ? '' : ca.fn;
+  let f = c.bySite.get(site);
+  if (f === undefined) {
+    const n = fn.name;
+    f = isPureIntrinsicName(n) || PURE_LIBC.has(n) || isMarkerIntrinsicName(n) ? PURE_CALL : attrFacts(callAttributeText(call));
+    c.bySite.set(site, f);
+  }
+  return f;
+}
+
 /** How a call touches memory, from what we know of its callee. */
 export function callMemoryEffect(call: Instruction): MemoryEffect {
-  const fn = call.calledFunction();
-  if (fn !== null) {
-    const n = fn.name;
-    if (isPureIntrinsicName(n) || PURE_LIBC.has(n)) return 'none';
-    if (isMarkerIntrinsicName(n)) return 'none';
-  }
-  return attrFacts(callAttributeText(call)).memory;
+  return callFacts(call).memory;
 }
 
 /** Whether a call is known to return normally (no exit, no infinite loop, no unwinding). */
 export function callWillReturn(call: Instruction): boolean {
-  const fn = call.calledFunction();
-  if (fn !== null && (isPureIntrinsicName(fn.name) || isMarkerIntrinsicName(fn.name) || PURE_LIBC.has(fn.name))) return true;
-  return attrFacts(callAttributeText(call)).willReturn;
+  return callFacts(call).willReturn;
 }
 
 export function mayReadMemory(i: Instruction): boolean {
