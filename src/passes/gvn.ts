@@ -74,6 +74,8 @@ export class GVN {
   private readonly table = new Map<string, Value>();
   private readonly log: [string, Value | undefined][] = [];
   private found: Value | null = null;
+  /** Per block id, its instructions that may write memory (filled on first use). */
+  private readonly writers: (Instruction[] | undefined)[] = [];
   private readonly cfg: CFG;
   private readonly dominatesPhi: (v: Value, bb: BasicBlock) => boolean;
 
@@ -239,12 +241,23 @@ export class GVN {
     }
   }
 
-  /** Whether a whole block may write the queried location. */
+  /**
+   * Whether a whole block may write the queried location. A block's writers are listed
+   * once per run: GVN adds no writer (it inserts phis and deletes loads and dead pure
+   * instructions), so the list stays true; erased entries are skipped all the same.
+   */
   private blockWrites(bb: BasicBlock, q: MemQuery): boolean {
-    for (let i = bb.first; i !== null; i = i.next) {
-      if (--q.budget < 0) return true;
-      if (!mayWriteMemory(i) && !(i.op === Opcode.Load && i.flags & (Flag.Volatile | Flag.Atomic))) continue;
-      if (this.classify(i, q) !== NONE) return true;
+    let w = this.writers[bb.id];
+    if (w === undefined) {
+      w = [];
+      for (let i = bb.first; i !== null; i = i.next) if (mayWriteMemory(i)) w.push(i);
+      this.writers[bb.id] = w;
+    }
+    q.budget -= w.length;
+    if (q.budget < 0) return true;
+    for (let k = 0; k < w.length; k++) {
+      const i = w[k];
+      if (i.parent === bb && this.classify(i, q) !== NONE) return true;
     }
     return false;
   }
