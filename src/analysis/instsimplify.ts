@@ -76,14 +76,19 @@ function isOneInt(v: Value): boolean {
 function isAllOnesInt(v: Value): boolean {
   return isCInt(v) && v.num === -1;
 }
+// The ends of the integer ranges, made once per width: compares and range queries ask for
+// them on every visit, and a BigInt shift allocates.
+const SMIN: bigint[] = [];
+const SMAX: bigint[] = [];
+const UMAX: bigint[] = [];
 function signedMin(w: number): bigint {
-  return -(1n << BigInt(w - 1));
+  return (SMIN[w] ??= -(1n << BigInt(w - 1)));
 }
 function signedMax(w: number): bigint {
-  return (1n << BigInt(w - 1)) - 1n;
+  return (SMAX[w] ??= (1n << BigInt(w - 1)) - 1n);
 }
 function unsignedMax(w: number): bigint {
-  return (1n << BigInt(w)) - 1n;
+  return (UMAX[w] ??= (1n << BigInt(w)) - 1n);
 }
 /** `x` is `xor y, -1` (bitwise not): returns y, else null. */
 function matchNot(x: Value): Value | null {
@@ -438,7 +443,6 @@ export function knownRange(v: Value): KnownRange | null {
   const w = t.bits;
   if (isCInt(v)) return { ulo: v.zext(), uhi: v.zext(), slo: v.value, shi: v.value };
   if (!isInst(v)) return null;
-  const full: KnownRange = { ulo: 0n, uhi: unsignedMax(w), slo: signedMin(w), shi: signedMax(w) };
   const nonNeg = (hi: bigint): KnownRange => ({ ulo: 0n, uhi: hi, slo: 0n, shi: hi });
   switch (v.op) {
     case Opcode.ZExt: {
@@ -447,7 +451,7 @@ export function knownRange(v: Value): KnownRange | null {
     }
     case Opcode.SExt: {
       const n = v.ops[0].value.type.bits;
-      return { ulo: full.ulo, uhi: full.uhi, slo: signedMin(n), shi: signedMax(n) };
+      return { ulo: 0n, uhi: unsignedMax(w), slo: signedMin(n), shi: signedMax(n) };
     }
     case Opcode.And: {
       const c = v.ops[1].value;
@@ -457,7 +461,7 @@ export function knownRange(v: Value): KnownRange | null {
       const c = v.ops[1].value;
       if (!isCInt(c) || c.value === 0n) return null;
       const hi = c.zext() - 1n;
-      return hi <= signedMax(w) ? nonNeg(hi) : { ...full, ulo: 0n, uhi: hi };
+      return hi <= signedMax(w) ? nonNeg(hi) : { ulo: 0n, uhi: hi, slo: signedMin(w), shi: signedMax(w) };
     }
     case Opcode.LShr: {
       const c = v.ops[1].value;
