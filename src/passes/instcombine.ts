@@ -117,7 +117,12 @@ export interface InstCombineOptions {
 
 class Combiner {
   private readonly work: Instruction[] = [];
-  private readonly queued = new Set<Instruction>();
+  /**
+   * Whether an instruction is on the worklist, by its id (ids are unique in a function and
+   * new instructions take fresh ones; an erased instruction's id becomes -1, and its old
+   * mark is never read again). Grown as instructions are made.
+   */
+  private queued: Uint8Array;
   private pos: Instruction | null = null;
   /** Instructions made by the current rule (they may take the old instruction's name). */
   private readonly created = new Set<Instruction>();
@@ -131,11 +136,20 @@ class Combiner {
     private readonly reachable: (bb: BasicBlock) => boolean,
     private readonly dominatesPhi: (v: Value, bb: BasicBlock) => boolean,
     private readonly opts: InstCombineOptions,
-  ) {}
+  ) {
+    this.queued = new Uint8Array(fn.instIdBound + 64);
+  }
 
   push(i: Instruction): void {
-    if (i.parent === null || this.queued.has(i) || !this.reachable(i.parent)) return;
-    this.queued.add(i);
+    if (i.parent === null) return;
+    const id = i.id;
+    if (id >= this.queued.length) {
+      const grown = new Uint8Array(Math.max(id + 1, this.queued.length * 2));
+      grown.set(this.queued);
+      this.queued = grown;
+    }
+    if (this.queued[id] !== 0 || !this.reachable(i.parent)) return;
+    this.queued[id] = 1;
     this.work.push(i);
   }
 
@@ -152,8 +166,8 @@ class Combiner {
     for (let k = order.length - 1; k >= 0; k--) for (let i = order[k].last; i !== null; i = i.prev) this.push(i);
     while (this.work.length > 0) {
       const i = this.work.pop()!;
-      this.queued.delete(i);
       if (i.parent === null) continue;
+      this.queued[i.id] = 0;
       this.visit(i);
     }
   }
