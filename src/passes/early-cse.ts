@@ -68,14 +68,16 @@ export function isReadOnlyCall(i: Instruction): boolean {
 }
 
 /**
- * The hash key of a pure instruction given the value numbers of its operands (`uidOf`):
- * equal keys mean equal values.
+ * The operands' value numbers and predicate of a pure instruction in canonical form:
+ * commutative operands and compare operands in increasing order (a compare's predicate
+ * swapped with them). Written to `canon` to avoid allocating: [pred, a0, a1].
  */
-export function expressionKey(i: Instruction, uidOf: (v: Value) => number = (v) => v.uid): string {
+const canon = new Int32Array(3);
+function canonicalize(i: Instruction): void {
   const ops = i.ops;
   let pred = i.pred as number;
-  let a0 = ops.length > 0 ? uidOf(ops[0].value) : 0;
-  let a1 = ops.length > 1 ? uidOf(ops[1].value) : 0;
+  let a0 = ops.length > 0 ? ops[0].value.uid : 0;
+  let a1 = ops.length > 1 ? ops[1].value.uid : 0;
   if (ops.length === 2 && a0 > a1) {
     if (isCommutative(i.op)) {
       const t = a0;
@@ -88,10 +90,79 @@ export function expressionKey(i: Instruction, uidOf: (v: Value) => number = (v) 
       pred = swappedPred(i.pred);
     }
   }
-  let key = `${i.op}|${i.flags & ~FLAG_BITS_IGNORED_IN_KEY}|${pred}|${typeId(i.type)}|${i.auxType === null ? 0 : typeId(i.auxType)}|${a0},${a1}`;
-  for (let k = 2; k < ops.length; k++) key += ',' + uidOf(ops[k].value);
-  if (i.indices !== null) key += '|' + i.indices.join(',');
-  return key;
+  canon[0] = pred;
+  canon[1] = a0;
+  canon[2] = a1;
+}
+
+function mix(h: number, x: number): number {
+  return Math.imul(h ^ x, 0x9e3779b1) ^ (h >>> 15);
+}
+
+/**
+ * The hash of a pure instruction's value: opcode, flags that matter, canonical predicate
+ * and operands, and indices (types are left to sameExpression: instructions that differ
+ * only in type are rare). Equal values hash equally.
+ */
+export function expressionHash(i: Instruction): number {
+  canonicalize(i);
+  let h = mix(i.op, i.flags & ~FLAG_BITS_IGNORED_IN_KEY);
+  h = mix(h, canon[0]);
+  h = mix(h, canon[1]);
+  h = mix(h, canon[2]);
+  const ops = i.ops;
+  for (let k = 2; k < ops.length; k++) h = mix(h, ops[k].value.uid);
+  const idx = i.indices;
+  if (idx !== null) for (let k = 0; k < idx.length; k++) h = mix(h, idx[k]);
+  return h;
+}
+
+/** Whether two pure instructions compute the same value (the equality expressionHash keys). */
+export function sameExpression(a: Instruction, b: Instruction): boolean {
+  if (a.op !== b.op || a.type !== b.type || a.auxType !== b.auxType || a.ops.length !== b.ops.length) return false;
+  if ((a.flags & ~FLAG_BITS_IGNORED_IN_KEY) !== (b.flags & ~FLAG_BITS_IGNORED_IN_KEY)) return false;
+  canonicalize(a);
+  const p = canon[0], a0 = canon[1], a1 = canon[2];
+  canonicalize(b);
+  if (p !== canon[0] || a0 !== canon[1] || a1 !== canon[2]) return false;
+  for (let k = 2; k < a.ops.length; k++) if (a.ops[k].value !== b.ops[k].value) return false;
+  const x = a.indices;
+  const y = b.indices;
+  if (x === null || y === null) return x === y;
+  if (x.length !== y.length) return false;
+  for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return false;
+  return true;
+}
+
+/**
+ * A scoped hash table from pure instructions, by the value they compute, to what is known
+ * of it. Buckets hold [instruction, value] pairs; a lookup takes the newest match, so an
+ * entry added in a dominated block shadows an older one until it is popped. Entries go in
+ * and out in stack order (the dominator-tree walks undo them when leaving a block).
+ */
+export class ExpressionTable<T> {
+  private readonly buckets = new Map<number, (Instruction | T)[]>();
+
+  get(h: number, i: Instruction): T | undefined {
+    const b = this.buckets.get(h);
+    if (b === undefined) return undefined;
+    for (let k = b.length - 2; k >= 0; k -= 2) if (sameExpression(b[k] as Instruction, i)) return b[k + 1] as T;
+    return undefined;
+  }
+
+  /** Adds an entry; the caller logs `h` to pop it later. */
+  push(h: number, i: Instruction, v: T): void {
+    const b = this.buckets.get(h);
+    if (b === undefined) this.buckets.set(h, [i, v]);
+    else b.push(i, v);
+  }
+
+  /** Removes the newest entry of bucket `h`. */
+  pop(h: number): void {
+    const b = this.buckets.get(h)!;
+    if (b.length === 2) this.buckets.delete(h);
+    else b.length -= 2;
+  }
 }
 
 /** Drops from `keep` the poison/fast-math flags `other` lacks (both now name one value). */
@@ -110,23 +181,29 @@ interface MemEntry {
 
 /** Scoped tables with an undo log: `mark()` then `undo(mark)` restores the earlier state. */
 class ScopedTables {
-  readonly exprs = new Map<string, Instruction>();
+  readonly exprs = new ExpressionTable<Instruction>();
+  readonly calls = new ExpressionTable<MemEntry>();
   readonly mem = new Map<string, MemEntry>();
-  readonly calls = new Map<string, MemEntry>();
-  private readonly log: [Map<string, unknown>, string, unknown][] = [];
+  /** Undo entries: [table, hash, -] for the expression tables, [map, key, old value] for `mem`. */
+  private readonly log: [ExpressionTable<unknown> | Map<string, MemEntry>, number | string, MemEntry | undefined][] = [];
 
-  set<T>(m: Map<string, T>, k: string, v: T): void {
-    this.log.push([m as Map<string, unknown>, k, m.get(k)]);
-    m.set(k, v);
+  add<T>(t: ExpressionTable<T>, h: number, i: Instruction, v: T): void {
+    t.push(h, i, v);
+    this.log.push([t as ExpressionTable<unknown>, h, undefined]);
+  }
+  setMem(k: string, v: MemEntry): void {
+    this.log.push([this.mem, k, this.mem.get(k)]);
+    this.mem.set(k, v);
   }
   mark(): number {
     return this.log.length;
   }
   undo(to: number): void {
     while (this.log.length > to) {
-      const [m, k, old] = this.log.pop()!;
-      if (old === undefined) m.delete(k);
-      else m.set(k, old);
+      const [t, k, old] = this.log.pop()!;
+      if (t instanceof ExpressionTable) t.pop(k as number);
+      else if (old === undefined) t.delete(k as string);
+      else t.set(k as string, old);
     }
   }
 }
@@ -173,14 +250,14 @@ export class CSEBlockProcessor {
         continue;
       }
       if (isPureCSE(i)) {
-        const key = expressionKey(i);
-        const prev = t.exprs.get(key);
+        const h = expressionHash(i);
+        const prev = t.exprs.get(h, i);
         if (prev !== undefined) {
           this.trace?.(`cse ${describe(i)} → ${describe(prev)}`);
           intersectFlags(prev, i);
           this.replace(i, prev);
           this.stats.cse++;
-        } else t.set(t.exprs, key, i);
+        } else t.add(t.exprs, h, i, i);
         i = next;
         continue;
       }
@@ -193,7 +270,7 @@ export class CSEBlockProcessor {
           this.trace?.(`load ${describe(i)} → ${describe(e.value)}`);
           this.replace(i, e.value);
           this.stats.loads++;
-        } else t.set(t.mem, key, { value: i, gen });
+        } else t.setMem(key, { value: i, gen });
         i = next;
         continue;
       }
@@ -208,17 +285,17 @@ export class CSEBlockProcessor {
           continue;
         }
         gen = this.newGeneration();
-        t.set(t.mem, key, { value: i.ops[0].value, gen });
+        t.setMem(key, { value: i.ops[0].value, gen });
         i = next;
         continue;
       }
       if (isReadOnlyCall(i)) {
-        const key = expressionKey(i);
-        const e = t.calls.get(key);
+        const h = expressionHash(i);
+        const e = t.calls.get(h, i);
         if (e !== undefined && e.gen === gen) {
           this.replace(i, e.value);
           this.stats.cse++;
-        } else t.set(t.calls, key, { value: i, gen });
+        } else t.add(t.calls, h, i, { value: i, gen });
         i = next;
         continue;
       }

@@ -39,7 +39,7 @@ import type { CFG } from '../analysis/cfg.js';
 import type { DominatorTree } from '../analysis/dominators.js';
 import { simplifyInstruction } from '../analysis/instsimplify.js';
 import { DominatorTreeAnalysis } from './analyses.js';
-import { expressionKey, intersectFlags, isPureCSE } from './early-cse.js';
+import { ExpressionTable, expressionHash, intersectFlags, isPureCSE } from './early-cse.js';
 import { phiDominanceQuery } from './instsimplify.js';
 import type { FunctionPass, PassContext, PassResult } from './pass.js';
 import type { PassInfo } from './registry.js';
@@ -71,8 +71,12 @@ export interface GVNStats {
 export class GVN {
   readonly aa = new AliasAnalysis();
   stats: GVNStats = { simplified: 0, expressions: 0, phis: 0, loads: 0, loadPhis: 0, deleted: 0 };
-  private readonly table = new Map<string, Value>();
-  private readonly log: [string, Value | undefined][] = [];
+  /** Phis by their incoming (block, value) pairs. */
+  private readonly phis = new Map<string, Value>();
+  /** Pure instructions by value. */
+  private readonly exprs = new ExpressionTable<Value>();
+  /** Undo log of both tables: a phi key with the entry it replaced, or an expression hash. */
+  private readonly log: [string | number, Value | undefined][] = [];
   private found: Value | null = null;
   /** Per block id, its instructions that may write memory (filled on first use). */
   private readonly writers: (Instruction[] | undefined)[] = [];
@@ -114,16 +118,12 @@ export class GVN {
     }
   }
 
-  private set(k: string, v: Value): void {
-    this.log.push([k, this.table.get(k)]);
-    this.table.set(k, v);
-  }
-
   private undo(to: number): void {
     while (this.log.length > to) {
       const [k, old] = this.log.pop()!;
-      if (old === undefined) this.table.delete(k);
-      else this.table.set(k, old);
+      if (typeof k === 'number') this.exprs.pop(k);
+      else if (old === undefined) this.phis.delete(k);
+      else this.phis.set(k, old);
     }
   }
 
@@ -155,21 +155,27 @@ export class GVN {
     }
     if (i.op === Opcode.Phi) {
       const key = phiKey(i);
-      const prev = this.table.get(key);
+      const prev = this.phis.get(key);
       if (prev !== undefined) {
         this.replace(i, prev, 'phi');
         this.stats.phis++;
-      } else this.set(key, i);
+      } else {
+        this.log.push([key, undefined]);
+        this.phis.set(key, i);
+      }
       return;
     }
     if (isPureCSE(i)) {
-      const key = expressionKey(i);
-      const prev = this.table.get(key);
+      const h = expressionHash(i);
+      const prev = this.exprs.get(h, i);
       if (prev !== undefined) {
         intersectFlags(prev as Instruction, i);
         this.replace(i, prev, 'expression');
         this.stats.expressions++;
-      } else this.set(key, i);
+      } else {
+        this.log.push([h, undefined]);
+        this.exprs.push(h, i, i);
+      }
       return;
     }
     if (i.op === Opcode.Load && (i.flags & (Flag.Volatile | Flag.Atomic)) === 0 && i.type.isFirstClass()) {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Instruction } from '../../src/ir/instruction.js';
+import { ExpressionTable, expressionHash, sameExpression } from '../../src/passes/early-cse.js';
 import { runPipeline } from '../../src/passes/index.js';
 import { parseModule } from '../../src/text/parser.js';
 import { bodyAfter, corpusPrograms, describeDifferential, generatedPrograms, optimize, statOf } from './scalar-helpers.js';
@@ -158,3 +160,60 @@ e:
 
 describeDifferential('early-cse and lvn keep behaviour', ['early-cse', 'lvn'], corpusPrograms());
 describeDifferential('early-cse and lvn keep behaviour (generated)', ['early-cse,lvn'], generatedPrograms(50, 1));
+
+describe('expression table (the hash and equality behind early-cse and gvn)', () => {
+  const SRC = `define void @t(i32 %a, i32 %b, ptr %p) {
+  %add = add nsw i32 %a, %b
+  %add.swapped = add i32 %b, %a
+  %sub = sub i32 %a, %b
+  %sub.swapped = sub i32 %b, %a
+  %lt = icmp slt i32 %a, %b
+  %gt.swapped = icmp sgt i32 %b, %a
+  %z32 = zext i32 %a to i64
+  %z64 = sext i32 %a to i64
+  %t16 = trunc i32 %a to i16
+  %t8 = trunc i32 %a to i8
+  %g1 = getelementptr i32, ptr %p, i32 %a
+  %g2 = getelementptr i8, ptr %p, i32 %a
+  ret void
+}`;
+  const insts = (): Map<string, Instruction> => {
+    const m = parseModule(SRC);
+    const out = new Map<string, Instruction>();
+    for (const b of m.getFunction('t')!) for (let i = b.first; i !== null; i = i.next) if (i.name !== '') out.set(i.name, i);
+    return out;
+  };
+
+  it('equates commutative and swapped-compare forms, ignoring poison flags, and nothing else', () => {
+    const i = insts();
+    const same = (x: string, y: string): boolean => sameExpression(i.get(x)!, i.get(y)!);
+    expect(same('add', 'add.swapped')).toBe(true);
+    expect(expressionHash(i.get('add')!)).toBe(expressionHash(i.get('add.swapped')!));
+    expect(same('lt', 'gt.swapped')).toBe(true);
+    expect(expressionHash(i.get('lt')!)).toBe(expressionHash(i.get('gt.swapped')!));
+    expect(same('sub', 'sub.swapped')).toBe(false);
+    expect(same('z32', 'z64')).toBe(false);
+    // equal hashes, different types: equality tells them apart
+    expect(expressionHash(i.get('t16')!)).toBe(expressionHash(i.get('t8')!));
+    expect(same('t16', 't8')).toBe(false);
+    expect(same('g1', 'g2')).toBe(false);
+  });
+
+  it('finds the newest entry of a bucket and pops in stack order', () => {
+    const i = insts();
+    const t = new ExpressionTable<string>();
+    const t16 = i.get('t16')!;
+    const t8 = i.get('t8')!;
+    const h = expressionHash(t16);
+    t.push(h, t16, 'outer');
+    t.push(h, t8, 'other type');
+    t.push(h, t16, 'inner');
+    expect(t.get(h, t16)).toBe('inner');
+    expect(t.get(h, t8)).toBe('other type');
+    t.pop(h);
+    expect(t.get(h, t16)).toBe('outer');
+    t.pop(h);
+    t.pop(h);
+    expect(t.get(h, t16)).toBeUndefined();
+  });
+});
