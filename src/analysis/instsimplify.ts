@@ -1117,6 +1117,11 @@ export interface SimplifyOptions {
  */
 export function simplifyInstruction(i: Instruction, opts: SimplifyOptions = {}): Value | null {
   const ops = i.ops;
+  // the common cases without an operand array (this runs on every visit of every pass)
+  const op = i.op;
+  if (isBinaryOp(op)) return simplifyBinOp(op, ops[0].value, ops[1].value, i.flags);
+  if (isCastOp(op)) return simplifyCast(op, ops[0].value, i.type, i.flags);
+  if (op === Opcode.ICmp) return simplifyICmp(i.pred, ops[0].value, ops[1].value);
   const vals = new Array<Value>(ops.length);
   for (let k = 0; k < ops.length; k++) vals[k] = ops[k].value;
   const r = simplifyWithOperands(i, vals, opts);

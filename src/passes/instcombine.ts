@@ -126,6 +126,7 @@ class Combiner {
   private pos: Instruction | null = null;
   /** Instructions made by the current rule (they may take the old instruction's name). */
   private readonly created = new Set<Instruction>();
+  /** Scratch: the instruction operands of the one being combined, before the rules ran. */
   private readonly oldOperands: Instruction[] = [];
   changed = false;
   cfgChanged = false;
@@ -206,9 +207,13 @@ class Combiner {
       return;
     }
     this.pos = i;
+    // the operands before the rules run: an in-place change may leave some of them dead
     const before = this.oldOperands;
-    before.length = 0;
-    for (const u of i.ops) if (isInst(u.value)) before.push(u.value);
+    let n = 0;
+    for (let k = 0; k < i.ops.length; k++) {
+      const v = i.ops[k].value;
+      if (isInst(v)) before[n++] = v;
+    }
     const r = this.combine(i);
     this.pos = null;
     if (r === null) {
@@ -223,7 +228,10 @@ class Combiner {
       this.push(i);
       this.pushUsers(i);
       this.pushOperands(i);
-      for (const o of before) if (o.parent !== null && o.firstUse === null) this.push(o);
+      for (let k = 0; k < n; k++) {
+        const o = before[k];
+        if (o.parent !== null && o.firstUse === null) this.push(o);
+      }
       return;
     }
     this.replace(i, r, isInst(r) && this.created.has(r));
