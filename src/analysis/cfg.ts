@@ -141,13 +141,20 @@ export class CFG implements Graph {
     return id >= 0 && id < this.n ? this.blocks[id] : null;
   }
 
+  /**
+   * A block's successors, as a view of `succ` (made once per block: views are costly
+   * objects, and the passes ask again and again; loops over `succOff` need none).
+   */
   successors(id: number): Int32Array {
-    return this.succ.subarray(this.succOff[id], this.succOff[id + 1]);
+    return (this.succViews[id] ??= this.succ.subarray(this.succOff[id], this.succOff[id + 1]));
   }
 
+  /** A block's predecessors, as a view of `pred` (made once per block, as `successors`). */
   predecessors(id: number): Int32Array {
-    return this.pred.subarray(this.predOff[id], this.predOff[id + 1]);
+    return (this.predViews[id] ??= this.pred.subarray(this.predOff[id], this.predOff[id + 1]));
   }
+  private readonly succViews: Int32Array[] = [];
+  private readonly predViews: Int32Array[] = [];
 
   numSuccessors(id: number): number {
     return this.succOff[id + 1] - this.succOff[id];

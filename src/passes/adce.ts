@@ -51,15 +51,17 @@ export function aggressiveDCE(fn: Function, ctx: PassContext, opts: ADCEOptions 
   const pdt = ctx.analyses.get(PostDominatorTreeAnalysis);
   const cd = controlDependence(cfg, { postDomTree: pdt });
   const n = cfg.n;
-  const liveInst = new Set<Instruction>();
+  // live instructions by id (ids are unique in the function; the branches made below are
+  // past the end, and terminators are never deleted here anyway)
+  const liveInst = new Uint8Array(fn.instIdBound);
   const blockLive = new Uint8Array(n);
   const work: Instruction[] = [];
   const blockWork: number[] = [];
   const phisLive = new Uint8Array(n);
 
   const markInst = (i: Instruction): void => {
-    if (liveInst.has(i)) return;
-    liveInst.add(i);
+    if (liveInst[i.id] !== 0) return;
+    liveInst[i.id] = 1;
     work.push(i);
   };
   const markBlock = (b: number): void => {
@@ -134,7 +136,7 @@ export function aggressiveDCE(fn: Function, ctx: PassContext, opts: ADCEOptions 
   for (const id of cfg.order) {
     const bb = cfg.blocks[id]!;
     const t = bb.terminator();
-    if (t === null || liveInst.has(t) || t.numSuccessors() < 2) continue;
+    if (t === null || liveInst[t.id] !== 0 || t.numSuccessors() < 2) continue;
     if (!cfg.isReachable(id)) continue;
     let best: BasicBlock | null = null;
     for (const s of t.successors()) if (best === null || post[s.id] > post[best.id]) best = s;
@@ -155,7 +157,6 @@ export function aggressiveDCE(fn: Function, ctx: PassContext, opts: ADCEOptions 
     }
     const br = new Instruction(Opcode.Br, voidType, [best!]);
     bb.insertBefore(br, t);
-    liveInst.add(br);
     t.dropAllReferences();
     t.removeFromParent();
     branches++;
@@ -167,7 +168,7 @@ export function aggressiveDCE(fn: Function, ctx: PassContext, opts: ADCEOptions 
     const bb = cfg.blocks[id]!;
     if (!cfg.isReachable(id)) continue;
     for (let i = bb.first; i !== null; i = i.next) {
-      if (liveInst.has(i) || i.isTerminator()) continue;
+      if (liveInst[i.id] !== 0 || i.isTerminator()) continue;
       dead.push(i);
     }
   }
