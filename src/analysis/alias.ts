@@ -25,7 +25,7 @@ import type { Instruction } from '../ir/instruction.js';
 import { Opcode } from '../ir/opcodes.js';
 import type { ConstantExpr } from '../ir/constants.js';
 import { Value, ValueKind } from '../ir/value.js';
-import { constantGEPOffset } from './instsimplify.js';
+import { constantGEPInstOffset, constantGEPOffset } from './instsimplify.js';
 
 export type AliasResult = 'no' | 'may' | 'must';
 
@@ -45,9 +45,7 @@ export function decomposePointer(p: Value): DecomposedPointer {
       const i = v as Instruction;
       if (i.op === Opcode.GetElementPtr && i.auxType !== null) {
         if (off !== null) {
-          const idx: Value[] = [];
-          for (let k = 1; k < i.ops.length; k++) idx.push(i.ops[k].value);
-          const d = constantGEPOffset(i.auxType, idx);
+          const d = constantGEPInstOffset(i);
           off = d === null ? null : off + d;
         }
         v = i.ops[0].value;

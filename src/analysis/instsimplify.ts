@@ -970,25 +970,47 @@ function constantPointerOffset(p: Value): { g: GlobalVariable; off: number } | n
 /** Byte offset of a GEP with constant indices, or null. */
 export function constantGEPOffset(srcType: Type, indices: readonly Value[]): number | null {
   if (indices.length === 0) return 0;
-  let off = 0;
-  const first = indices[0];
-  if (!isCInt(first) && first.kind !== ValueKind.ConstantZero) return null;
-  off += (isCInt(first) ? Number(first.value) : 0) * allocSize(srcType);
+  let off = constIndex(indices[0]) * allocSize(srcType);
   let t = srcType;
   for (let k = 1; k < indices.length; k++) {
-    const x = indices[k];
-    const n = isCInt(x) ? Number(x.value) : x.kind === ValueKind.ConstantZero ? 0 : NaN;
-    if (Number.isNaN(n)) return null;
-    if (t.kind === TypeKind.Array || t.kind === TypeKind.Vector) {
-      t = t.elem!;
-      off += n * allocSize(t);
-    } else if (t.kind === TypeKind.Struct) {
-      if (n < 0 || n >= t.members.length) return null;
-      off += structLayout(t).offsets[n];
-      t = t.members[n];
-    } else return null;
+    off += stepInto(t, constIndex(indices[k]));
+    t = stepType;
   }
   return Number.isSafeInteger(off) ? off : null;
+}
+
+/** constantGEPOffset of a GEP instruction's indices (read from its uses, no array made). */
+export function constantGEPInstOffset(gep: Instruction): number | null {
+  const ops = gep.ops;
+  if (ops.length < 2) return 0;
+  let t = gep.auxType!;
+  let off = constIndex(ops[1].value) * allocSize(t);
+  for (let k = 2; k < ops.length; k++) {
+    off += stepInto(t, constIndex(ops[k].value));
+    t = stepType;
+  }
+  return Number.isSafeInteger(off) ? off : null;
+}
+
+/** A constant index as a number, NaN when it is not one. */
+function constIndex(x: Value): number {
+  return isCInt(x) ? Number(x.value) : x.kind === ValueKind.ConstantZero ? 0 : NaN;
+}
+
+/** The type stepInto went to. */
+let stepType: Type;
+/** The byte offset of element or member `n` of `t` (NaN when there is none); sets stepType. */
+function stepInto(t: Type, n: number): number {
+  if (Number.isNaN(n)) return NaN;
+  if (t.kind === TypeKind.Array || t.kind === TypeKind.Vector) {
+    stepType = t.elem!;
+    return n * allocSize(stepType);
+  }
+  if (t.kind === TypeKind.Struct && n >= 0 && n < t.members.length) {
+    stepType = t.members[n];
+    return structLayout(t).offsets[n];
+  }
+  return NaN;
 }
 
 /** Reads a scalar of type `ty` at byte `off` of constant `c` when it is exactly one element. */

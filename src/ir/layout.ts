@@ -81,10 +81,31 @@ export function storeSize(t: Type): number {
   }
 }
 
+const allocSizes = new WeakMap<Type, number>();
+
 export function allocSize(t: Type): number {
-  const s = storeSize(t);
-  const a = abiAlign(t);
-  return Math.ceil(s / a) * a;
+  switch (t.kind) {
+    case TypeKind.Int: {
+      const s = (t.bits + 7) >> 3;
+      const a = abiAlign(t);
+      return Math.ceil(s / a) * a;
+    }
+    case TypeKind.Ptr:
+    case TypeKind.Double:
+      return 8;
+    case TypeKind.Float:
+      return 4;
+    default: {
+      // aggregates recurse through their members: computed once per (interned) type
+      let r = allocSizes.get(t);
+      if (r === undefined) {
+        const s = storeSize(t);
+        const a = abiAlign(t);
+        allocSizes.set(t, (r = Math.ceil(s / a) * a));
+      }
+      return r;
+    }
+  }
 }
 
 export function structLayout(t: Type): StructLayout {
