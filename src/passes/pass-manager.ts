@@ -185,19 +185,38 @@ export class PassManager {
    */
   private runFunctionFixpoint(passes: FunctionPass[], rounds: number): boolean {
     let changed = false;
+    const skip = this.canSkipUnchanged();
     for (const fn of [...this.module.functions]) {
       if (fn.isDeclaration()) continue;
+      // Skipping passes that cannot find anything: `version` counts the changes made to
+      // fn in this fixpoint; cleanAt[j] is the version at which pass j last ran and changed
+      // nothing. Passes are deterministic functions of the function they are given, so
+      // while the version stays there, running pass j again would change nothing again.
+      let version = 0;
+      const cleanAt = new Int32Array(passes.length).fill(-1);
       for (let k = 0; k < rounds; k++) {
         let c = false;
-        for (const p of passes) {
+        for (let j = 0; j < passes.length; j++) {
           if (fn.parent !== this.module) break; // deleted by a pass
-          c = this.runFunctionPass(p, fn) || c;
+          if (skip && cleanAt[j] === version) continue;
+          if (this.runFunctionPass(passes[j], fn)) {
+            version++;
+            c = true;
+          } else cleanAt[j] = version;
         }
         if (!c) break;
         changed = true;
       }
     }
     return changed;
+  }
+
+  /**
+   * Whether a fixpoint may skip a pass that found nothing on the same IR before: not when
+   * the instrumentation shows or counts every execution (print-after-all, opt-bisect-limit).
+   */
+  private canSkipUnchanged(): boolean {
+    return !this.opts.printAfterAll && (this.opts.bisectLimit ?? -1) < 0;
   }
 
   private runFunctionPassOverModule(pass: FunctionPass): boolean {
