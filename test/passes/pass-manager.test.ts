@@ -190,6 +190,30 @@ describe('fixpoint<N>', () => {
     expect(runs.get('g')).toBe(3);
   });
 
+  it('skips a pass that found nothing on the same IR, unless print-after-all or bisection shows every run', () => {
+    // a changes on its first two runs, b on its second, c never (log: pass and run number)
+    const order = (instr: ConstructorParameters<typeof PassManager>[1]): string[] => {
+      const log: string[] = [];
+      const runs = { a: 0, b: 0, c: 0 };
+      const counting = (name: 'a' | 'b' | 'c', changes: (n: number) => boolean): FunctionPass =>
+        fnPass(name, () => {
+          const n = ++runs[name];
+          log.push(`${name}${n}`);
+          return { changed: changes(n), preserved: 'all' };
+        });
+      const body = [counting('a', (n) => n <= 2), counting('b', (n) => n === 2), counting('c', () => false)];
+      const m = parseModule(TWO_FUNCTIONS.slice(0, TWO_FUNCTIONS.indexOf('define i32 @g')));
+      new PassManager(m, { log: () => {}, ...instr }).run([{ fixpoint: 5, body: body.map((pass) => ({ pass })) }]);
+      return log;
+    };
+    // round 3 changes nothing: a and b run (each changed in round 2), but c last ran clean
+    // after round 2's last change, on the IR as it still is, so it is skipped
+    expect(order({})).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'c2', 'a3', 'b3']);
+    const all = ['a1', 'b1', 'c1', 'a2', 'b2', 'c2', 'a3', 'b3', 'c3'];
+    expect(order({ printAfterAll: true })).toEqual(all);
+    expect(order({ bisectLimit: 100 })).toEqual(all);
+  });
+
   it('reaches the same IR as writing the rounds out by hand', () => {
     const src = TWO_FUNCTIONS;
     const a = parseModule(src);
