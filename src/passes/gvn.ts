@@ -80,6 +80,11 @@ export class GVN {
   private found: Value | null = null;
   /** Per block id, its instructions that may write memory (filled on first use). */
   private readonly writers: (Instruction[] | undefined)[] = [];
+  /** Per block id, its loads, stores, calls and other writers (filled on first use). */
+  private readonly memory: (Instruction[] | undefined)[] = [];
+  /** dominatingDef's region, as a stamp per block id (the query's number). */
+  private regionStamp: Int32Array;
+  private query = 0;
   private readonly cfg: CFG;
   private readonly dominatesPhi: (v: Value, bb: BasicBlock) => boolean;
 
@@ -92,6 +97,7 @@ export class GVN {
   ) {
     this.cfg = dt.cfg!;
     this.dominatesPhi = phiDominanceQuery(dt);
+    this.regionStamp = new Int32Array(this.cfg.n);
   }
 
   run(): void {
@@ -269,18 +275,43 @@ export class GVN {
   }
 
   /**
+   * `scan` of a whole block, from its end, over its memory instructions only (listed once
+   * per run, like the writers; loads GVN deletes are skipped).
+   */
+  private scanBlock(bb: BasicBlock, q: MemQuery): number {
+    let m = this.memory[bb.id];
+    if (m === undefined) {
+      m = [];
+      for (let i = bb.first; i !== null; i = i.next) {
+        const op = i.op;
+        if (op === Opcode.Load || op === Opcode.Store || op === Opcode.Call || mayWriteMemory(i)) m.push(i);
+      }
+      this.memory[bb.id] = m;
+    }
+    for (let k = m.length - 1; k >= 0; k--) {
+      const i = m[k];
+      if (i.parent !== bb) continue;
+      if (--q.budget < 0) return CLOBBER;
+      const r = this.classify(i, q);
+      if (r !== NONE) return r;
+    }
+    return NONE;
+  }
+
+  /**
    * Walks up the dominators of `bb` looking for a definition of the location whose value
    * reaches the point (the end of bb when `!fromInside`, else bb's top) along every path.
    */
   private dominatingDef(bb: BasicBlock, q: MemQuery, fromInside: boolean): Value | null {
     const cfg = this.cfg;
     const dt = this.dt;
-    const inRegion = new Set<number>();
+    const stamp = this.regionStamp;
+    const query = ++this.query;
     const frontier: number[] = [];
     // blocks that reach bb's start without passing the current dominator
     let start = bb.id;
     if (!fromInside) {
-      const r = this.scan(bb.last, q);
+      const r = this.scanBlock(bb, q);
       if (r === DEF) return this.found;
       if (r === CLOBBER) return null;
     }
@@ -290,19 +321,18 @@ export class GVN {
       // grow the region backwards from the frontier, stopping at d
       while (frontier.length > 0) {
         const x = frontier.pop()!;
-        if (x === d || inRegion.has(x)) continue;
+        if (x === d || stamp[x] === query) continue;
         if (!cfg.isReachable(x)) continue;
-        inRegion.add(x);
+        stamp[x] = query;
         if (--q.budget < 0) return null;
         if (this.blockWrites(cfg.blocks[x]!, q)) return null;
         for (const p of cfg.predecessors(x)) frontier.push(p);
       }
-      const db = cfg.blocks[d]!;
-      const r = this.scan(db.last, q);
+      const r = this.scanBlock(cfg.blocks[d]!, q);
       if (r === DEF) return this.found;
       if (r === CLOBBER) return null;
       // d is clean: it joins the region, and the walk continues above it
-      inRegion.add(d);
+      stamp[d] = query;
       for (const p of cfg.predecessors(d)) frontier.push(p);
       start = d;
       d = dt.idom[d];
