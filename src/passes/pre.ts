@@ -50,7 +50,7 @@ import { Type, TypeKind, voidType } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 import { CFG, computeCFG } from '../analysis/cfg.js';
 import { BitMatrix } from '../analysis/dataflow/bitset.js';
-import { lexicalExpressions } from '../analysis/dataflow/expressions.js';
+import { lexicalExpressions, type ExpressionUniverse } from '../analysis/dataflow/expressions.js';
 import { solve } from '../analysis/dataflow/solver.js';
 import { computeDominators, DominatorTree } from '../analysis/dominators.js';
 import { iteratedDominanceFrontier } from '../analysis/idf.js';
@@ -119,34 +119,13 @@ function reachesExit(cfg: CFG): Uint8Array {
 
 /** Computes the LCM sets (no mutation). Returns null when the function is too large. */
 export function computeLCM(fn: Function, cfg: CFG = computeCFG(fn)): LCMSets | null {
+  // (Each loop below is its own function: V8 optimizes small functions as they get hot,
+  // where one big function of many loops was compiled on stack and thrown away again at
+  // each loop it had not run yet, once per function PRE visited.)
   const u = lexicalExpressions(fn);
-  // The universe: candidate expressions that LCM can improve. In SSA form most expressions
-  // are computed once; such a computation is redundant with nothing, and LCM can only move
-  // it when it sits in a loop (hoisting, when down-safe). The others stay out of the bit
-  // vectors, which keeps the matrices small (blocks × expressions was quadratic in practice).
-  const all = u.size;
-  const count = new Int32Array(all);
-  const where = new Int32Array(all).fill(-1);
-  for (const b of cfg.order) {
-    for (let i = cfg.blocks[b]!.first; i !== null; i = i.next) {
-      const e = u.expressionOf(i);
-      if (e < 0) continue;
-      count[e]++;
-      where[e] = b;
-    }
-  }
-  let loops: LoopInfo | null = null;
-  const index = new Int32Array(all).fill(-1);
+  const index = universeIndex(u, cfg);
   const reps: Instruction[] = [];
-  for (let e = 0; e < all; e++) {
-    if (count[e] === 0 || !isCandidate(u.representatives[e])) continue;
-    if (count[e] === 1) {
-      loops ??= findLoops(cfg);
-      if (loops.loopFor(where[e]) === null) continue;
-    }
-    index[e] = reps.length;
-    reps.push(u.representatives[e]);
-  }
+  for (let e = 0; e < index.length; e++) if (index[e] >= 0) reps.push(u.representatives[e]);
   const E = reps.length;
   const n = cfg.n;
   if (n * E > MAX_MATRIX_BITS) return null;
@@ -158,6 +137,81 @@ export function computeLCM(fn: Function, cfg: CFG = computeCFG(fn)): LCMSets | n
   const kill = new BitMatrix(n, E);
   const use = new BitMatrix(n, E);
   const comp = new BitMatrix(n, E);
+  localSets(cfg, u, index, kill, use, comp);
+
+  // anticipated: backward, intersection
+  const ant = solve(cfg, { direction: 'backward', meet: 'intersection', bits: E, gen: use, kill });
+  // available (LCM): forward, intersection; gen = comp ∪ (ant.in − kill)
+  const avGen = new BitMatrix(n, E);
+  rowsOrAndNot(cfg, avGen, comp, ant.in, kill, false);
+  const av = solve(cfg, { direction: 'forward', meet: 'intersection', bits: E, gen: avGen, kill });
+  // earliest = ant.in − av.in (only reachable blocks matter)
+  const earliest = new BitMatrix(n, E);
+  rowsOrAndNot(cfg, earliest, null, ant.in, av.in, true);
+  // postponable: forward, intersection; out = (earliest ∪ in) − use
+  const postGen = new BitMatrix(n, E);
+  rowsOrAndNot(cfg, postGen, null, earliest, use, false);
+  const post = solve(cfg, { direction: 'forward', meet: 'intersection', bits: E, gen: postGen, kill: use });
+  const latest = latestSets(cfg, earliest, post.in, use);
+  // used: backward, union; in = (use ∪ out) − latest
+  const usedGen = new BitMatrix(n, E);
+  rowsOrAndNot(cfg, usedGen, null, use, latest, false);
+  const used = solve(cfg, { direction: 'backward', meet: 'union', bits: E, gen: usedGen, kill: latest });
+  return {
+    cfg,
+    expressions: reps,
+    use,
+    kill,
+    anticipatedIn: ant.in,
+    availableIn: av.in,
+    earliest,
+    postponableIn: post.in,
+    latest,
+    usedOut: used.out,
+    exprOfInst,
+  };
+}
+
+/**
+ * The universe: candidate expressions that LCM can improve, as each expression's index in
+ * the bit vectors (-1 when left out). In SSA form most expressions are computed once; such a
+ * computation is redundant with nothing, and LCM can only move it when it sits in a loop
+ * (hoisting, when down-safe). The others stay out of the bit vectors, which keeps the
+ * matrices small (blocks × expressions was quadratic in practice).
+ */
+function universeIndex(u: ExpressionUniverse, cfg: CFG): Int32Array {
+  const all = u.size;
+  const count = new Int32Array(all);
+  const where = new Int32Array(all).fill(-1);
+  countOccurrences(u, cfg, count, where);
+  let loops: LoopInfo | null = null;
+  const index = new Int32Array(all).fill(-1);
+  let next = 0;
+  for (let e = 0; e < all; e++) {
+    if (count[e] === 0 || !isCandidate(u.representatives[e])) continue;
+    if (count[e] === 1) {
+      loops ??= findLoops(cfg);
+      if (loops.loopFor(where[e]) === null) continue;
+    }
+    index[e] = next++;
+  }
+  return index;
+}
+
+/** How many times each expression is computed, and in which block (the last one seen). */
+function countOccurrences(u: ExpressionUniverse, cfg: CFG, count: Int32Array, where: Int32Array): void {
+  for (const b of cfg.order) {
+    for (let i = cfg.blocks[b]!.first; i !== null; i = i.next) {
+      const e = u.expressionOf(i);
+      if (e < 0) continue;
+      count[e]++;
+      where[e] = b;
+    }
+  }
+}
+
+/** kill, use (upward exposed) and comp (computed) per block; see the file comment. */
+function localSets(cfg: CFG, u: ExpressionUniverse, index: Int32Array, kill: BitMatrix, use: BitMatrix, comp: BitMatrix): void {
   const exitReach = reachesExit(cfg);
   const num = u.numbering;
   for (const b of cfg.order) {
@@ -177,33 +231,26 @@ export function computeLCM(fn: Function, cfg: CFG = computeCFG(fn)): LCMSets | n
       if (!kill.get(b, e)) use.set(b, e);
     }
   }
-  const w = kill.words;
+}
 
-  // anticipated: backward, intersection
-  const ant = solve(cfg, { direction: 'backward', meet: 'intersection', bits: E, gen: use, kill });
-  // available (LCM): forward, intersection; gen = comp ∪ (ant.in − kill)
-  const avGen = new BitMatrix(n, E);
+/** dst = x ∪ (y − z) row by row (x null: y − z), over the blocks (reachable ones only when asked). */
+function rowsOrAndNot(cfg: CFG, dst: BitMatrix, x: BitMatrix | null, y: BitMatrix, z: BitMatrix, reachableOnly: boolean): void {
+  const w = dst.words;
+  const d = dst.data;
+  const xd = x === null ? null : x.data;
+  const yd = y.data;
+  const zd = z.data;
   for (const b of cfg.order) {
+    if (reachableOnly && !cfg.isReachable(b)) continue;
     const base = b * w;
-    for (let k = 0; k < w; k++) avGen.data[base + k] = comp.data[base + k] | (ant.in.data[base + k] & ~kill.data[base + k]);
+    for (let k = 0; k < w; k++) d[base + k] = (xd === null ? 0 : xd[base + k]) | (yd[base + k] & ~zd[base + k]);
   }
-  const av = solve(cfg, { direction: 'forward', meet: 'intersection', bits: E, gen: avGen, kill });
-  // earliest = ant.in − av.in (only reachable blocks matter)
-  const earliest = new BitMatrix(n, E);
-  for (const b of cfg.order) {
-    if (!cfg.isReachable(b)) continue;
-    const base = b * w;
-    for (let k = 0; k < w; k++) earliest.data[base + k] = ant.in.data[base + k] & ~av.in.data[base + k];
-  }
-  // postponable: forward, intersection; out = (earliest ∪ in) − use
-  const postGen = new BitMatrix(n, E);
-  for (const b of cfg.order) {
-    const base = b * w;
-    for (let k = 0; k < w; k++) postGen.data[base + k] = earliest.data[base + k] & ~use.data[base + k];
-  }
-  const post = solve(cfg, { direction: 'forward', meet: 'intersection', bits: E, gen: postGen, kill: use });
-  // latest
-  const latest = new BitMatrix(n, E);
+}
+
+/** latest = (earliest ∪ post.in) ∩ (use ∪ ¬⋂_{S∈succ} (earliest[S] ∪ post.in[S])). */
+function latestSets(cfg: CFG, earliest: BitMatrix, postIn: BitMatrix, use: BitMatrix): BitMatrix {
+  const w = earliest.words;
+  const latest = new BitMatrix(cfg.n, earliest.bits);
   const acc = new Uint32Array(w);
   for (const b of cfg.order) {
     if (!cfg.isReachable(b)) continue;
@@ -211,32 +258,13 @@ export function computeLCM(fn: Function, cfg: CFG = computeCFG(fn)): LCMSets | n
     acc.fill(0xffffffff);
     for (const s of cfg.successors(b)) {
       const sb = s * w;
-      for (let k = 0; k < w; k++) acc[k] &= earliest.data[sb + k] | post.in.data[sb + k];
+      for (let k = 0; k < w; k++) acc[k] &= earliest.data[sb + k] | postIn.data[sb + k];
     }
     for (let k = 0; k < w; k++) {
-      latest.data[base + k] = (earliest.data[base + k] | post.in.data[base + k]) & (use.data[base + k] | ~acc[k]);
+      latest.data[base + k] = (earliest.data[base + k] | postIn.data[base + k]) & (use.data[base + k] | ~acc[k]);
     }
   }
-  // used: backward, union; in = (use ∪ out) − latest
-  const usedGen = new BitMatrix(n, E);
-  for (const b of cfg.order) {
-    const base = b * w;
-    for (let k = 0; k < w; k++) usedGen.data[base + k] = use.data[base + k] & ~latest.data[base + k];
-  }
-  const used = solve(cfg, { direction: 'backward', meet: 'union', bits: E, gen: usedGen, kill: latest });
-  return {
-    cfg,
-    expressions: reps,
-    use,
-    kill,
-    anticipatedIn: ant.in,
-    availableIn: av.in,
-    earliest,
-    postponableIn: post.in,
-    latest,
-    usedOut: used.out,
-    exprOfInst,
-  };
+  return latest;
 }
 
 /** Splits critical edges P→S where P names S in exactly one successor slot; returns the new blocks. */
