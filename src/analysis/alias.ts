@@ -149,8 +149,16 @@ export class AliasAnalysis {
 
   alias(a: Value, sizeA: number, b: Value, sizeB: number): AliasResult {
     if (a === b) return sizeA === sizeB && sizeA >= 0 ? 'must' : 'may';
+    return this.aliasDecomposed(a, sizeA, b, decomposePointer(b), sizeB);
+  }
+
+  /**
+   * `alias` with `b` already decomposed (`db = decomposePointer(b)`): what a query that
+   * compares one pointer with many accesses uses, so it decomposes that pointer once.
+   */
+  aliasDecomposed(a: Value, sizeA: number, b: Value, db: DecomposedPointer, sizeB: number): AliasResult {
+    if (a === b) return sizeA === sizeB && sizeA >= 0 ? 'must' : 'may';
     const da = decomposePointer(a);
-    const db = decomposePointer(b);
     if (da.base === db.base) {
       if (da.offset === null || db.offset === null) return 'may';
       if (da.offset === db.offset && sizeA === sizeB && sizeA >= 0) return 'must';

@@ -34,7 +34,7 @@ import { storeSize } from '../ir/layout.js';
 import { Flag, Opcode } from '../ir/opcodes.js';
 import type { Type } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
-import { AliasAnalysis } from '../analysis/alias.js';
+import { AliasAnalysis, decomposePointer, type DecomposedPointer } from '../analysis/alias.js';
 import type { CFG } from '../analysis/cfg.js';
 import type { DominatorTree } from '../analysis/dominators.js';
 import { simplifyInstruction } from '../analysis/instsimplify.js';
@@ -51,6 +51,8 @@ const CLOBBER = 2;
 
 interface MemQuery {
   ptr: Value;
+  /** decomposePointer(ptr), made once per query. */
+  dec: DecomposedPointer;
   size: number;
   type: Type;
   /** The load being answered (never its own definition). */
@@ -197,7 +199,8 @@ export class GVN {
 
   /** The value `load` reads when it is known without executing it, or null. */
   availableLoad(load: Instruction): Value | null {
-    const q: MemQuery = { ptr: load.ops[0].value, size: storeSize(load.type), type: load.type, load, budget: this.loadBudget };
+    const ptr = load.ops[0].value;
+    const q: MemQuery = { ptr, dec: decomposePointer(ptr), size: storeSize(load.type), type: load.type, load, budget: this.loadBudget };
     const bb = load.parent!;
     const r = this.scan(load.prev, q);
     if (r === DEF) return this.found;
@@ -226,7 +229,7 @@ export class GVN {
       case Opcode.Store: {
         if (i.flags & (Flag.Volatile | Flag.Atomic)) return CLOBBER;
         const v = i.ops[0].value;
-        const r = this.aa.alias(i.ops[1].value, storeSize(v.type), q.ptr, q.size);
+        const r = this.aa.aliasDecomposed(i.ops[1].value, storeSize(v.type), q.ptr, q.dec, q.size);
         if (r === 'no') return NONE;
         if (r === 'must' && v.type === q.type) {
           this.found = v;
@@ -237,7 +240,7 @@ export class GVN {
       case Opcode.Load: {
         if (i.flags & (Flag.Volatile | Flag.Atomic)) return CLOBBER;
         if (i === q.load || i.type !== q.type) return NONE;
-        if (this.aa.alias(i.ops[0].value, storeSize(i.type), q.ptr, q.size) === 'must') {
+        if (this.aa.aliasDecomposed(i.ops[0].value, storeSize(i.type), q.ptr, q.dec, q.size) === 'must') {
           this.found = i;
           return DEF;
         }

@@ -60,7 +60,7 @@ import type { BasicBlock } from '../ir/basic-block.js';
 import { ConstantInt } from '../ir/constants.js';
 import { callMemoryEffect, isTriviallyDead, mayHaveSideEffects, mayReadMemory, mayWriteMemory } from '../ir/effects.js';
 import { abiAlign, storeSize } from '../ir/layout.js';
-import { AliasAnalysis } from '../analysis/alias.js';
+import { AliasAnalysis, decomposePointer, type DecomposedPointer } from '../analysis/alias.js';
 import { findConstantCopy, loadFromConstantMemory } from '../analysis/const-memory.js';
 import type { Function } from '../ir/function.js';
 import { Instruction } from '../ir/instruction.js';
@@ -322,24 +322,30 @@ class Combiner {
       return c;
     }
     const size = storeSize(i.type);
-    const aa = new AliasAnalysis();
+    // made on first need: most loads have no memory access among the few instructions before them
+    let aa: AliasAnalysis | null = null;
+    let pd: DecomposedPointer | null = null;
     let k = 0;
     for (let s = i.prev; s !== null && k < SCAN_LIMIT; s = s.prev, k++) {
       if (s.op === Opcode.Store) {
         if (s.flags & (Flag.Volatile | Flag.Atomic)) return null;
         const v = s.ops[0].value;
-        const r = aa.alias(s.ops[1].value, storeSize(v.type), p, size);
+        aa ??= new AliasAnalysis();
+        const r = aa.aliasDecomposed(s.ops[1].value, storeSize(v.type), p, (pd ??= decomposePointer(p)), size);
         if (r === 'must' && v.type === i.type) return v;
         if (r !== 'no') return null;
         continue;
       }
       if (s.op === Opcode.Load) {
         if (s.flags & (Flag.Volatile | Flag.Atomic)) return null;
-        if (s.type === i.type && aa.alias(s.ops[0].value, size, p, size) === 'must') return s;
+        if (s.type !== i.type) continue;
+        aa ??= new AliasAnalysis();
+        if (aa.aliasDecomposed(s.ops[0].value, size, p, (pd ??= decomposePointer(p)), size) === 'must') return s;
         continue;
       }
       if (s.op === Opcode.Call) {
         const e = callMemoryEffect(s);
+        aa ??= new AliasAnalysis();
         if (e === 'none' || e === 'read' || aa.isLocalUnreachableFromCalls(p)) continue;
         return null;
       }
