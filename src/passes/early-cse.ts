@@ -170,8 +170,10 @@ export function intersectFlags(keep: Instruction, other: Instruction): void {
   keep.flags &= other.flags | ~FLAG_BITS_IGNORED_IN_KEY;
 }
 
-function memKey(p: Value, i: Instruction): string {
-  return `${p.uid}|${typeId(i.op === Opcode.Store ? i.ops[0].value.type : i.type)}`;
+/** The location a load or store accesses, as pointer and type (a number when it fits, the usual case). */
+function memKey(p: Value, i: Instruction): number | string {
+  const t = typeId(i.op === Opcode.Store ? i.ops[0].value.type : i.type);
+  return t < 4096 ? p.uid * 4096 + t : `${p.uid}|${t}`;
 }
 
 interface MemEntry {
@@ -183,15 +185,15 @@ interface MemEntry {
 class ScopedTables {
   readonly exprs = new ExpressionTable<Instruction>();
   readonly calls = new ExpressionTable<MemEntry>();
-  readonly mem = new Map<string, MemEntry>();
+  readonly mem = new Map<number | string, MemEntry>();
   /** Undo entries: [table, hash, -] for the expression tables, [map, key, old value] for `mem`. */
-  private readonly log: [ExpressionTable<unknown> | Map<string, MemEntry>, number | string, MemEntry | undefined][] = [];
+  private readonly log: [ExpressionTable<unknown> | Map<number | string, MemEntry>, number | string, MemEntry | undefined][] = [];
 
   add<T>(t: ExpressionTable<T>, h: number, i: Instruction, v: T): void {
     t.push(h, i, v);
     this.log.push([t as ExpressionTable<unknown>, h, undefined]);
   }
-  setMem(k: string, v: MemEntry): void {
+  setMem(k: number | string, v: MemEntry): void {
     this.log.push([this.mem, k, this.mem.get(k)]);
     this.mem.set(k, v);
   }
@@ -202,8 +204,8 @@ class ScopedTables {
     while (this.log.length > to) {
       const [t, k, old] = this.log.pop()!;
       if (t instanceof ExpressionTable) t.pop(k as number);
-      else if (old === undefined) t.delete(k as string);
-      else t.set(k as string, old);
+      else if (old === undefined) t.delete(k);
+      else t.set(k, old);
     }
   }
 }
