@@ -3,14 +3,15 @@
  * and bench/programs; SysY: test/sysy/perf and test/sysy), the dynamic instruction count
  * (our interpreter's --stats) of the unoptimized IR, of our -O1 and -O2, and of
  * `opt-19 -O2` on the same input; the geometric mean of ours/LLVM; the worst programs.
- * Then whole-process compile time of `ssakit opt -O2` vs `opt-19 -O2` on 10k–1M inputs.
+ * Then whole-process compile time of `ssakit opt -O2` vs `opt-19 -O2` on 10k–1M inputs
+ * (alternating runs, best of 3, or --repeat=N; one run at 1M).
  *
  * clang -O0 marks every function `noinline`; that attribute is stripped from the input
  * for both optimizers (our inliner respects it as LLVM's does).
  *
  * Run: npm run bench:quality [-- --only=c|sysy] [--sizes=10000,100000] [--no-compile-time]
  *      [--o2=PIPELINE] (try another pipeline in place of our -O2, e.g. to evaluate a pass)
- *      [--heavy] (only the compute-heavy programs)
+ *      [--heavy] (only the compute-heavy programs) [--repeat=N] (compile-time runs)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -20,7 +21,7 @@ import { runModule } from '../src/interp/index.js';
 import { runPipeline } from '../src/passes/index.js';
 import { parseModule } from '../src/text/parser.js';
 import { printModule } from '../src/text/printer.js';
-import { OUT, SSAKIT, hasTool, largeInput, measure, sizesFromArgs, table } from './common.js';
+import { OUT, SSAKIT, hasTool, largeInput, measureBest, repeatFromArgs, sizesFromArgs, table } from './common.js';
 
 const LLVM_O2 = ['-passes=default<O2>', '-vectorize-loops=false', '-vectorize-slp=false'];
 
@@ -143,11 +144,18 @@ function main(): void {
     const { path, instructions } = largeInput(size);
     const stripped = path.replace(/\.ll$/, '-inl.ll');
     if (!existsSync(stripped)) writeFileSync(stripped, stripNoinline(readFileSync(path, 'utf8')));
-    const l = measure(['opt-19', ...LLVM_O2, '-S', stripped, '-o', join(OUT, 'q-c-llvm.ll')]);
-    const o = measure([...SSAKIT, 'opt', '-O2', '-S', stripped, '-o', join(OUT, 'q-c-ours.ll')]);
+    // alternating runs, the best of each (this machine's speed drifts): 3 below 1M, 1 at 1M
+    const reps = repeatFromArgs(instructions < 500_000 ? 3 : 1);
+    const [l, o] = measureBest(
+      [
+        ['opt-19', ...LLVM_O2, '-S', stripped, '-o', join(OUT, 'q-c-llvm.ll')],
+        [...SSAKIT, 'opt', '-O2', '-S', stripped, '-o', join(OUT, 'q-c-ours.ll')],
+      ],
+      reps,
+    );
     crow.push([instructions, l.seconds, o.status === 0 ? o.seconds : 'failed', o.status === 0 ? o.seconds / l.seconds : '-', l.maxRssMB ?? '-', o.maxRssMB ?? '-']);
   }
-  console.log('\ncompile time, whole process, one run each\n');
+  console.log('\ncompile time, whole process, best of alternating runs (3 below 1M, 1 at 1M; --repeat=N for all)\n');
   console.log(table(['instructions', 'opt-19 -O2 s', 'ssakit -O2 s', 'ratio', 'opt-19 MB', 'ssakit MB'], crow));
 }
 
