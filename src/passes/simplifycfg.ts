@@ -87,9 +87,12 @@ export function deleteIfDead(inst: Instruction): number {
  */
 export function removeUnreachableBlocks(fn: Function): number {
   if (fn.firstBlock === null) return 0;
-  const seen = new Set<BasicBlock>();
+  // reached blocks by id (ids are unique and below blockIdBound in a function)
+  const seen = new Uint8Array(fn.blockIdBound);
+  const reached = (b: BasicBlock): boolean => b.parent === fn && seen[b.id] === 1;
   const stack: BasicBlock[] = [fn.firstBlock];
-  seen.add(fn.firstBlock);
+  seen[fn.firstBlock.id] = 1;
+  let count = 1;
   while (stack.length > 0) {
     const b = stack.pop()!;
     const t = b.terminator();
@@ -97,19 +100,20 @@ export function removeUnreachableBlocks(fn: Function): number {
     const n = t.numSuccessors();
     for (let s = 0; s < n; s++) {
       const d = t.successor(s);
-      if (!seen.has(d)) {
-        seen.add(d);
+      if (d.parent === fn && seen[d.id] === 0) {
+        seen[d.id] = 1;
+        count++;
         stack.push(d);
       }
     }
   }
-  if (seen.size === fn.numBlocks) return 0;
+  if (count === fn.numBlocks) return 0;
   const dead: BasicBlock[] = [];
-  for (let b: BasicBlock | null = fn.firstBlock; b !== null; b = b.next) if (!seen.has(b)) dead.push(b);
+  for (let b: BasicBlock | null = fn.firstBlock; b !== null; b = b.next) if (!reached(b)) dead.push(b);
   for (const b of dead) {
     const t = b.terminator();
     if (t === null) continue;
-    for (const s of t.successors()) if (seen.has(s)) s.removePredecessorFromPhis(b, true);
+    for (const s of t.successors()) if (reached(s)) s.removePredecessorFromPhis(b, true);
   }
   for (const b of dead) for (let i = b.first; i !== null; i = i.next) i.dropAllReferences();
   for (const b of dead) b.eraseFromParent();
