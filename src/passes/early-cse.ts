@@ -72,7 +72,7 @@ export function isReadOnlyCall(i: Instruction): boolean {
  * commutative operands and compare operands in increasing order (a compare's predicate
  * swapped with them). Written to `canon` to avoid allocating: [pred, a0, a1].
  */
-const canon = new Int32Array(3);
+const canon = new Float64Array(3); // uids are counted process-wide: exact as doubles, not as int32
 function canonicalize(i: Instruction): void {
   const ops = i.ops;
   let pred = i.pred as number;
