@@ -46,6 +46,22 @@ export function largeInput(target: number, seed = 1): { path: string; instructio
   return { path, instructions: countInstructions(readFileSync(path, 'utf8')) };
 }
 
+/**
+ * clang -O0 marks every function `noinline` (and `optnone`); benchmarks of -O2 strip both,
+ * for opt-19 and for us alike (our inliner respects them as LLVM's does).
+ */
+export function stripNoinline(ll: string): string {
+  return ll.replace(/^(attributes #\d+ = \{[^}]*?)\bnoinline\b ?/gm, '$1').replace(/\boptnone\b ?/g, '');
+}
+
+/** largeInput with noinline/optnone stripped (`large-N-s1-inl.ll`, made once). */
+export function inlinableInput(target: number): { path: string; instructions: number } {
+  const { path, instructions } = largeInput(target);
+  const stripped = path.replace(/\.ll$/, '-inl.ll');
+  if (!existsSync(stripped)) writeFileSync(stripped, stripNoinline(readFileSync(path, 'utf8')));
+  return { path: stripped, instructions };
+}
+
 export interface Measured {
   seconds: number;
   maxRssMB: number | null;

@@ -21,13 +21,10 @@ import { runModule } from '../src/interp/index.js';
 import { runPipeline } from '../src/passes/index.js';
 import { parseModule } from '../src/text/parser.js';
 import { printModule } from '../src/text/printer.js';
-import { OUT, SSAKIT, hasTool, largeInput, measureBest, repeatFromArgs, sizesFromArgs, table } from './common.js';
+import { OUT, SSAKIT, hasTool, inlinableInput, measureBest, repeatFromArgs, sizesFromArgs, stripNoinline, table } from './common.js';
 
 const LLVM_O2 = ['-passes=default<O2>', '-vectorize-loops=false', '-vectorize-slp=false'];
 
-export function stripNoinline(ll: string): string {
-  return ll.replace(/^(attributes #\d+ = \{[^}]*?)\bnoinline\b ?/gm, '$1').replace(/\boptnone\b ?/g, '');
-}
 
 interface Program {
   name: string;
@@ -141,9 +138,7 @@ function main(): void {
   if (process.argv.includes('--no-compile-time')) return;
   const crow: (string | number)[][] = [];
   for (const size of sizesFromArgs([10_000, 100_000, 1_000_000])) {
-    const { path, instructions } = largeInput(size);
-    const stripped = path.replace(/\.ll$/, '-inl.ll');
-    if (!existsSync(stripped)) writeFileSync(stripped, stripNoinline(readFileSync(path, 'utf8')));
+    const { path: stripped, instructions } = inlinableInput(size);
     // alternating runs, the best of each (this machine's speed drifts): 3 below 1M, 1 at 1M
     const reps = repeatFromArgs(instructions < 500_000 ? 3 : 1);
     const [l, o] = measureBest(
