@@ -25,16 +25,17 @@ import type { BasicBlock } from '../ir/basic-block.js';
 import { callMemoryEffect, callWillReturn, isTriviallyDead, mayWriteMemory } from '../ir/effects.js';
 import type { Function } from '../ir/function.js';
 import { Instruction } from '../ir/instruction.js';
-import { FAST_MATH_MASK, Flag, Opcode, isBinaryOp, isCastOp, isCommutative, swappedPred } from '../ir/opcodes.js';
+import { Flag, Opcode, isBinaryOp, isCastOp } from '../ir/opcodes.js';
 import { typeId } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
-import { POISON_FLAGS, simplifyInstruction } from '../analysis/instsimplify.js';
+import { BY_VALUE, expressionHash, sameExpression } from '../analysis/expression-equality.js';
+import { simplifyInstruction } from '../analysis/instsimplify.js';
 import { DominatorTreeAnalysis } from './analyses.js';
 import { phiDominanceQuery } from './instsimplify.js';
 import type { FunctionPass, PassContext, PassResult } from './pass.js';
 import type { PassInfo } from './registry.js';
 
-const FLAG_BITS_IGNORED_IN_KEY = POISON_FLAGS | FAST_MATH_MASK;
+const FLAG_BITS_IGNORED_IN_KEY = BY_VALUE.ignoredFlags;
 
 /**
  * Whether `i` computes a value from its operands alone (CSE-able as an expression).
@@ -68,75 +69,8 @@ export function isReadOnlyCall(i: Instruction): boolean {
 }
 
 /**
- * The operands' value numbers and predicate of a pure instruction in canonical form:
- * commutative operands and compare operands in increasing order (a compare's predicate
- * swapped with them). Written to `canon` to avoid allocating: [pred, a0, a1].
- */
-const canon = new Float64Array(3); // uids are counted process-wide: exact as doubles, not as int32
-function canonicalize(i: Instruction): void {
-  const ops = i.ops;
-  let pred = i.pred as number;
-  let a0 = ops.length > 0 ? ops[0].value.uid : 0;
-  let a1 = ops.length > 1 ? ops[1].value.uid : 0;
-  if (ops.length === 2 && a0 > a1) {
-    if (isCommutative(i.op)) {
-      const t = a0;
-      a0 = a1;
-      a1 = t;
-    } else if (i.op === Opcode.ICmp || i.op === Opcode.FCmp) {
-      const t = a0;
-      a0 = a1;
-      a1 = t;
-      pred = swappedPred(i.pred);
-    }
-  }
-  canon[0] = pred;
-  canon[1] = a0;
-  canon[2] = a1;
-}
-
-function mix(h: number, x: number): number {
-  return Math.imul(h ^ x, 0x9e3779b1) ^ (h >>> 15);
-}
-
-/**
- * The hash of a pure instruction's value: opcode, flags that matter, canonical predicate
- * and operands, and indices (types are left to sameExpression: instructions that differ
- * only in type are rare). Equal values hash equally.
- */
-export function expressionHash(i: Instruction): number {
-  canonicalize(i);
-  let h = mix(i.op, i.flags & ~FLAG_BITS_IGNORED_IN_KEY);
-  h = mix(h, canon[0]);
-  h = mix(h, canon[1]);
-  h = mix(h, canon[2]);
-  const ops = i.ops;
-  for (let k = 2; k < ops.length; k++) h = mix(h, ops[k].value.uid);
-  const idx = i.indices;
-  if (idx !== null) for (let k = 0; k < idx.length; k++) h = mix(h, idx[k]);
-  return h;
-}
-
-/** Whether two pure instructions compute the same value (the equality expressionHash keys). */
-export function sameExpression(a: Instruction, b: Instruction): boolean {
-  if (a.op !== b.op || a.type !== b.type || a.auxType !== b.auxType || a.ops.length !== b.ops.length) return false;
-  if ((a.flags & ~FLAG_BITS_IGNORED_IN_KEY) !== (b.flags & ~FLAG_BITS_IGNORED_IN_KEY)) return false;
-  canonicalize(a);
-  const p = canon[0], a0 = canon[1], a1 = canon[2];
-  canonicalize(b);
-  if (p !== canon[0] || a0 !== canon[1] || a1 !== canon[2]) return false;
-  for (let k = 2; k < a.ops.length; k++) if (a.ops[k].value !== b.ops[k].value) return false;
-  const x = a.indices;
-  const y = b.indices;
-  if (x === null || y === null) return x === y;
-  if (x.length !== y.length) return false;
-  for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return false;
-  return true;
-}
-
-/**
- * A scoped hash table from pure instructions, by the value they compute, to what is known
- * of it. Buckets hold [instruction, value] pairs; a lookup takes the newest match, so an
+ * A scoped hash table from pure instructions, by the value they compute (BY_VALUE of
+ * src/analysis/expression-equality.ts), to what is known of it. Buckets hold [instruction, value] pairs; a lookup takes the newest match, so an
  * entry added in a dominated block shadows an older one until it is popped. Entries go in
  * and out in stack order (the dominator-tree walks undo them when leaving a block).
  */
@@ -146,7 +80,7 @@ export class ExpressionTable<T> {
   get(h: number, i: Instruction): T | undefined {
     const b = this.buckets.get(h);
     if (b === undefined) return undefined;
-    for (let k = b.length - 2; k >= 0; k -= 2) if (sameExpression(b[k] as Instruction, i)) return b[k + 1] as T;
+    for (let k = b.length - 2; k >= 0; k -= 2) if (sameExpression(b[k] as Instruction, i, BY_VALUE)) return b[k + 1] as T;
     return undefined;
   }
 
@@ -252,7 +186,7 @@ export class CSEBlockProcessor {
         continue;
       }
       if (isPureCSE(i)) {
-        const h = expressionHash(i);
+        const h = expressionHash(i, BY_VALUE);
         const prev = t.exprs.get(h, i);
         if (prev !== undefined) {
           this.trace?.(`cse ${describe(i)} → ${describe(prev)}`);
@@ -292,7 +226,7 @@ export class CSEBlockProcessor {
         continue;
       }
       if (isReadOnlyCall(i)) {
-        const h = expressionHash(i);
+        const h = expressionHash(i, BY_VALUE);
         const e = t.calls.get(h, i);
         if (e !== undefined && e.gen === gen) {
           this.replace(i, e.value);

@@ -34,12 +34,13 @@ import { storeSize } from '../ir/layout.js';
 import { Flag, Opcode } from '../ir/opcodes.js';
 import type { Type } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
+import { BY_VALUE, expressionHash } from '../analysis/expression-equality.js';
 import { AliasAnalysis, decomposePointer, type DecomposedPointer } from '../analysis/alias.js';
 import type { CFG } from '../analysis/cfg.js';
 import type { DominatorTree } from '../analysis/dominators.js';
 import { simplifyInstruction } from '../analysis/instsimplify.js';
 import { DominatorTreeAnalysis } from './analyses.js';
-import { ExpressionTable, expressionHash, intersectFlags, isPureCSE } from './early-cse.js';
+import { ExpressionTable, intersectFlags, isPureCSE } from './early-cse.js';
 import { phiDominanceQuery } from './instsimplify.js';
 import type { FunctionPass, PassContext, PassResult } from './pass.js';
 import type { PassInfo } from './registry.js';
@@ -174,7 +175,7 @@ export class GVN {
       return;
     }
     if (isPureCSE(i)) {
-      const h = expressionHash(i);
+      const h = expressionHash(i, BY_VALUE);
       const prev = this.exprs.get(h, i);
       if (prev !== undefined) {
         intersectFlags(prev as Instruction, i);

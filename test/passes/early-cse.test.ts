@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Instruction } from '../../src/ir/instruction.js';
-import { ExpressionTable, expressionHash, sameExpression } from '../../src/passes/early-cse.js';
+import { BY_VALUE, LEXICAL, expressionHash as hashOf, sameExpression as sameAs } from '../../src/analysis/expression-equality.js';
+import { ExpressionTable } from '../../src/passes/early-cse.js';
 import { runPipeline } from '../../src/passes/index.js';
 import { parseModule } from '../../src/text/parser.js';
 import { bodyAfter, corpusPrograms, describeDifferential, generatedPrograms, optimize, statOf } from './scalar-helpers.js';
@@ -162,6 +163,8 @@ describeDifferential('early-cse and lvn keep behaviour', ['early-cse', 'lvn'], c
 describeDifferential('early-cse and lvn keep behaviour (generated)', ['early-cse,lvn'], generatedPrograms(50, 1));
 
 describe('expression table (the hash and equality behind early-cse and gvn)', () => {
+  const expressionHash = (i: Instruction): number => hashOf(i, BY_VALUE);
+  const sameExpression = (a: Instruction, b: Instruction): boolean => sameAs(a, b, BY_VALUE);
   const SRC = `define void @t(i32 %a, i32 %b, ptr %p) {
   %add = add nsw i32 %a, %b
   %add.swapped = add i32 %b, %a
@@ -197,6 +200,9 @@ describe('expression table (the hash and equality behind early-cse and gvn)', ()
     expect(expressionHash(i.get('t16')!)).toBe(expressionHash(i.get('t8')!));
     expect(same('t16', 't8')).toBe(false);
     expect(same('g1', 'g2')).toBe(false);
+    // the lexical equality of the data-flow universes and PRE counts flags and predicates as written
+    expect(sameAs(i.get('add')!, i.get('add.swapped')!, LEXICAL)).toBe(false);
+    expect(sameAs(i.get('lt')!, i.get('gt.swapped')!, LEXICAL)).toBe(false);
   });
 
   it('finds the newest entry of a bucket and pops in stack order', () => {

@@ -14,9 +14,9 @@
  */
 import type { Function } from '../../ir/function.js';
 import type { Instruction } from '../../ir/instruction.js';
-import { Opcode, isBinaryOp, isCastOp, isCommutative } from '../../ir/opcodes.js';
-import { typeId } from '../../ir/types.js';
+import { Opcode, isBinaryOp, isCastOp } from '../../ir/opcodes.js';
 import { ValueKind } from '../../ir/value.js';
+import { expressionHash, LEXICAL, sameExpression } from '../expression-equality.js';
 import { InstructionNumbering } from '../numbering.js';
 
 export class ExpressionUniverse {
@@ -39,34 +39,6 @@ export class ExpressionUniverse {
     const k = this.numbering.indexOf(inst);
     return k < 0 ? -1 : this.exprOf[k];
   }
-}
-
-/** Operand uids in canonical order (commutative binary operands sorted). */
-function operandUid(i: Instruction, k: number): number {
-  const ops = i.ops;
-  if (ops.length === 2 && isCommutative(i.op)) {
-    const a = ops[0].value.uid;
-    const b = ops[1].value.uid;
-    return k === 0 ? Math.min(a, b) : Math.max(a, b);
-  }
-  return ops[k].value.uid;
-}
-
-function expressionHash(i: Instruction): number {
-  let h = (i.op * 31 + i.flags) | 0;
-  h = (h * 31 + i.pred) | 0;
-  h = (h * 31 + typeId(i.type)) | 0;
-  h = (h * 31 + (i.auxType === null ? 0 : typeId(i.auxType))) | 0;
-  for (let k = 0; k < i.ops.length; k++) h = (Math.imul(h, 0x9e3779b1) + operandUid(i, k)) | 0;
-  return h;
-}
-
-/** Same opcode, flags, predicate, types and (canonically ordered) operands. */
-function sameExpression(a: Instruction, b: Instruction): boolean {
-  if (a.op !== b.op || a.flags !== b.flags || a.pred !== b.pred || a.type !== b.type || a.auxType !== b.auxType) return false;
-  if (a.ops.length !== b.ops.length) return false;
-  for (let k = 0; k < a.ops.length; k++) if (operandUid(a, k) !== operandUid(b, k)) return false;
-  return true;
 }
 
 /** Whether an instruction is a pure computation PRE may move (no memory, no side effects). */
@@ -93,9 +65,9 @@ export function lexicalExpressions(fn: Function, numbering?: InstructionNumberin
     const i = insts[k];
     if (!isPureExpression(i)) continue;
     const ops = i.ops;
-    const h = expressionHash(i);
+    const h = expressionHash(i, LEXICAL);
     let e = byHash.get(h);
-    while (e !== undefined && e >= 0 && !sameExpression(reps[e], i)) e = sameHash[e];
+    while (e !== undefined && e >= 0 && !sameExpression(reps[e], i, LEXICAL)) e = sameHash[e];
     if (e === undefined || e < 0) {
       e = reps.length;
       sameHash.push(byHash.get(h) ?? -1);
