@@ -81,10 +81,9 @@ export class GVN {
   /** Undo log of both tables: a phi key with the entry it replaced, or an expression hash. */
   private readonly log: [string | number, Value | undefined][] = [];
   private found: Value | null = null;
-  /** Per block id, its instructions that may write memory (filled on first use). */
-  private readonly writers: (Instruction[] | undefined)[] = [];
-  /** Per block id, its loads, stores, calls and other writers (filled on first use). */
+  /** Per block id, its loads, stores, calls and other writers, and the writers alone (listMemory). */
   private readonly memory: (Instruction[] | undefined)[] = [];
+  private readonly writers: (Instruction[] | undefined)[] = [];
   /** dominatingDef's region, as a stamp per block id (the query's number). */
   private regionStamp: Int32Array;
   private query = 0;
@@ -263,12 +262,7 @@ export class GVN {
    * instructions), so the list stays true; erased entries are skipped all the same.
    */
   private blockWrites(bb: BasicBlock, q: MemQuery): boolean {
-    let w = this.writers[bb.id];
-    if (w === undefined) {
-      w = [];
-      for (let i = bb.first; i !== null; i = i.next) if (mayWriteMemory(i)) w.push(i);
-      this.writers[bb.id] = w;
-    }
+    const w = this.writers[bb.id] ?? this.listMemory(bb).writers;
     q.budget -= w.length;
     if (q.budget < 0) return true;
     for (let k = 0; k < w.length; k++) {
@@ -283,15 +277,7 @@ export class GVN {
    * per run, like the writers; loads GVN deletes are skipped).
    */
   private scanBlock(bb: BasicBlock, q: MemQuery): number {
-    let m = this.memory[bb.id];
-    if (m === undefined) {
-      m = [];
-      for (let i = bb.first; i !== null; i = i.next) {
-        const op = i.op;
-        if (op === Opcode.Load || op === Opcode.Store || op === Opcode.Call || mayWriteMemory(i)) m.push(i);
-      }
-      this.memory[bb.id] = m;
-    }
+    const m = this.memory[bb.id] ?? this.listMemory(bb).memory;
     for (let k = m.length - 1; k >= 0; k--) {
       const i = m[k];
       if (i.parent !== bb) continue;
@@ -300,6 +286,21 @@ export class GVN {
       if (r !== NONE) return r;
     }
     return NONE;
+  }
+
+  /** Lists bb's memory instructions and, among them, its writers (once per run). */
+  private listMemory(bb: BasicBlock): { memory: Instruction[]; writers: Instruction[] } {
+    const memory: Instruction[] = [];
+    const writers: Instruction[] = [];
+    for (let i = bb.first; i !== null; i = i.next) {
+      const op = i.op;
+      const writes = mayWriteMemory(i);
+      if (writes) writers.push(i);
+      if (writes || op === Opcode.Load || op === Opcode.Store || op === Opcode.Call) memory.push(i);
+    }
+    this.memory[bb.id] = memory;
+    this.writers[bb.id] = writers;
+    return { memory, writers };
   }
 
   /**
