@@ -26,6 +26,7 @@ import { Type, TypeKind, quoteIdentifier, structBody, voidType } from '../ir/typ
 import { Value, ValueKind } from '../ir/value.js';
 import { formatFloatLiteral } from './float-format.js';
 import { FunctionSlots, moduleSlots } from './slots.js';
+import { TextBuffer } from './text-buffer.js';
 
 export interface PrintOptions {
   /** Print `; preds = …` comments on block labels (default true, as opt does). */
@@ -101,11 +102,11 @@ class Printer {
 
   setFunction(fn: Function): void {
     this.slots = new FunctionSlots(fn);
-    this.instRefs = [];
   }
 
-  /** `%name` of the current function's instructions, by id (filled as printed). */
-  private instRefs: (string | undefined)[] = [];
+  /** Where instruction lines and function bodies are written (one at a time: each is taken before the next). */
+  private readonly w = new TextBuffer();
+
 
   module(): string {
     const m = this.m!;
@@ -183,13 +184,12 @@ class Printer {
   }
 
   /**
-   * Prints a function. (Its lines are joined here, not in one module-wide join: that would
-   * keep every line's rope string alive, and copied by the GC, until the end.)
+   * Prints a function. Its lines are written into one byte buffer and decoded once (see
+   * text-buffer.ts): no rope string per line for a join to walk and the GC to copy.
    */
   function(fn: Function): string {
     const decl = fn.isDeclaration();
     this.slots = decl ? null : new FunctionSlots(fn);
-    this.instRefs = [];
     let h = decl ? 'declare' : 'define';
     if (fn.attrs.linkage !== '') h += ' ' + fn.attrs.linkage;
     if (fn.attrs.prefix !== '') h += ' ' + fn.attrs.prefix;
@@ -206,28 +206,38 @@ class Printer {
     h += ps.join(', ') + ')';
     if (fn.attrs.suffix !== '') h += ' ' + fn.attrs.suffix;
     if (decl) return h;
-    const parts: string[] = [h + ' {'];
+    const w = this.w;
+    w.str(h);
+    w.str(' {');
     for (let b = fn.firstBlock; b !== null; b = b.next) {
-      if (b !== fn.firstBlock || b.name !== '' || b.hasUses()) parts.push(this.blockHeader(b, b === fn.firstBlock));
+      if (b !== fn.firstBlock || b.name !== '' || b.hasUses()) this.writeBlockHeader(b, b === fn.firstBlock);
       for (let i = b.first; i !== null; i = i.next) {
-        let line = '  ' + this.instruction(i);
-        if (i.md !== null) line += i.md;
-        parts.push(line);
+        w.str('\n  ');
+        this.writeInstruction(i);
+        if (i.md !== null) w.str(i.md);
       }
     }
-    parts.push('}');
+    w.str('\n}');
     this.slots = null;
-    return parts.join('\n');
+    return w.take();
   }
 
-  private blockHeader(b: BasicBlock, isEntry: boolean): string {
-    const label = this.localName(b) + ':';
-    const sep = isEntry ? '' : '\n';
-    if (!this.predComments) return sep + label;
+  private writeBlockHeader(b: BasicBlock, isEntry: boolean): void {
+    const w = this.w;
+    const label = this.localName(b);
+    w.str(isEntry ? '\n' : '\n\n');
+    w.str(label);
+    w.char(58); // ':'
+    if (!this.predComments) return;
     const preds = b.predecessors();
-    if (preds.length === 0) return sep + label;
-    const pad = label.length < 50 ? ' '.repeat(50 - label.length) : ' ';
-    return `${sep}${label}${pad}; preds = ${preds.map((p) => '%' + this.localName(p)).join(', ')}`;
+    if (preds.length === 0) return;
+    w.spaces(label.length + 1 < 50 ? 50 - label.length - 1 : 1);
+    w.str('; preds = ');
+    for (let k = 0; k < preds.length; k++) {
+      if (k > 0) w.str(', ');
+      w.char(37); // '%'
+      w.str(this.localName(preds[k]));
+    }
   }
 
   private localName(v: Value): string {
@@ -241,18 +251,14 @@ class Printer {
 
   operand(v: Value): string {
     switch (v.kind) {
-      case ValueKind.Instruction: {
-        // instructions are referenced most: their `%name` is built once per function
-        const i = v as Instruction;
-        const slots = this.slots;
-        if (slots === null || i.parent === null || i.parent.parent !== slots.fn || i.id < 0) return '%' + this.localName(v);
-        let r = this.instRefs[i.id];
-        if (r === undefined) this.instRefs[i.id] = r = '%' + this.localName(v);
-        return r;
-      }
+      case ValueKind.Instruction:
       case ValueKind.Argument:
-      case ValueKind.BasicBlock:
-        return '%' + this.localName(v);
+      case ValueKind.BasicBlock: {
+        // locals are referenced most: a numbered one's `%N` comes from a cache shared by all functions
+        const slots = this.slots;
+        const s = slots === null ? -2 : slots.slotOf(v);
+        return s >= 0 ? slotRef(s) : '%' + this.localName(v);
+      }
       case ValueKind.Function:
       case ValueKind.GlobalVariable:
       case ValueKind.GlobalAlias:
@@ -334,97 +340,255 @@ class Printer {
   }
 
   instruction(i: Instruction): string {
-    let s = '';
-    if (i.type !== voidType) s = this.operand(i) + ' = ';
+    this.writeInstruction(i);
+    return this.w.take();
+  }
+
+  /** `v`'s type, a space and `v` as an operand (`metadata !5` for metadata). */
+  private writeTyped(v: Value): void {
+    const w = this.w;
+    if (v.kind === ValueKind.Metadata) {
+      w.str('metadata ');
+      w.str((v as MetadataValue).text);
+      return;
+    }
+    w.str(v.type.toString());
+    w.char(32);
+    w.str(this.operand(v));
+  }
+
+  /** `, ` then `v` typed. */
+  private writeCommaTyped(v: Value): void {
+    this.w.str(', ');
+    this.writeTyped(v);
+  }
+
+  /** `name flags type a, b` and the like: the body of an instruction line, without indentation or metadata. */
+  private writeInstruction(i: Instruction): void {
+    const w = this.w;
+    if (i.type !== voidType) {
+      w.str(this.operand(i));
+      w.str(' = ');
+    }
     const op = i.op;
     const name = OPCODE_NAMES[op];
     const ops = i.ops;
     if (isBinaryOp(op)) {
-      return `${s}${name}${intFlags(i.flags)}${fmf(i.flags)} ${i.type} ${this.operand(ops[0].value)}, ${this.operand(ops[1].value)}`;
+      w.str(name);
+      w.str(intFlags(i.flags));
+      w.str(fmf(i.flags));
+      w.char(32);
+      w.str(i.type.toString());
+      w.char(32);
+      w.str(this.operand(ops[0].value));
+      w.str(', ');
+      w.str(this.operand(ops[1].value));
+      return;
     }
     if (isCastOp(op)) {
-      return `${s}${name}${castFlags(i.flags)}${fmf(i.flags)} ${this.typedOperand(ops[0].value)} to ${i.type}`;
+      w.str(name);
+      w.str(castFlags(i.flags));
+      w.str(fmf(i.flags));
+      w.char(32);
+      this.writeTyped(ops[0].value);
+      w.str(' to ');
+      w.str(i.type.toString());
+      return;
     }
     switch (op) {
       case Opcode.Ret:
-        return ops.length === 0 ? 'ret void' : `ret ${this.typedOperand(ops[0].value)}`;
+        if (ops.length === 0) w.str('ret void');
+        else {
+          w.str('ret ');
+          this.writeTyped(ops[0].value);
+        }
+        return;
       case Opcode.Br:
-        if (ops.length === 1) return `br label ${this.operand(ops[0].value)}`;
-        return `br ${this.typedOperand(ops[0].value)}, label ${this.operand(ops[1].value)}, label ${this.operand(ops[2].value)}`;
+        if (ops.length === 1) {
+          w.str('br label ');
+          w.str(this.operand(ops[0].value));
+          return;
+        }
+        w.str('br ');
+        this.writeTyped(ops[0].value);
+        w.str(', label ');
+        w.str(this.operand(ops[1].value));
+        w.str(', label ');
+        w.str(this.operand(ops[2].value));
+        return;
       case Opcode.Switch: {
-        let t = `switch ${this.typedOperand(ops[0].value)}, label ${this.operand(ops[1].value)} [`;
-        for (let k = 2; k < ops.length; k += 2) t += `\n    ${this.typedOperand(ops[k].value)}, label ${this.operand(ops[k + 1].value)}`;
-        return t + '\n  ]';
+        w.str('switch ');
+        this.writeTyped(ops[0].value);
+        w.str(', label ');
+        w.str(this.operand(ops[1].value));
+        w.str(' [');
+        for (let k = 2; k < ops.length; k += 2) {
+          w.str('\n    ');
+          this.writeTyped(ops[k].value);
+          w.str(', label ');
+          w.str(this.operand(ops[k + 1].value));
+        }
+        w.str('\n  ]');
+        return;
       }
       case Opcode.IndirectBr:
-        return `indirectbr ${this.typedOperand(ops[0].value)}, [${ops.slice(1).map((u) => 'label ' + this.operand(u.value)).join(', ')}]`;
+        w.str('indirectbr ');
+        this.writeTyped(ops[0].value);
+        w.str(', [');
+        for (let k = 1; k < ops.length; k++) {
+          if (k > 1) w.str(', ');
+          w.str('label ');
+          w.str(this.operand(ops[k].value));
+        }
+        w.char(93); // ']'
+        return;
       case Opcode.Unreachable:
-        return 'unreachable';
+        w.str('unreachable');
+        return;
       case Opcode.FNeg:
-        return `${s}fneg${fmf(i.flags)} ${this.typedOperand(ops[0].value)}`;
+        w.str('fneg');
+        w.str(fmf(i.flags));
+        w.char(32);
+        this.writeTyped(ops[0].value);
+        return;
       case Opcode.Alloca: {
-        let t = `${s}alloca ${i.flags & Flag.InAlloca ? 'inalloca ' : ''}${i.auxType}`;
+        w.str(i.flags & Flag.InAlloca ? 'alloca inalloca ' : 'alloca ');
+        w.str(i.auxType!.toString());
         const cnt = ops[0].value;
-        if (!(cnt.kind === ValueKind.ConstantInt && (cnt as ConstantInt).value === 1n && cnt.type.bits === 32)) t += ', ' + this.typedOperand(cnt);
-        if (i.align > 0) t += `, align ${i.align}`;
-        if (i.extra !== null) t += ', ' + i.extra;
-        return t;
+        if (!(cnt.kind === ValueKind.ConstantInt && (cnt as ConstantInt).value === 1n && cnt.type.bits === 32)) this.writeCommaTyped(cnt);
+        if (i.align > 0) this.writeAlign(i.align);
+        if (i.extra !== null) {
+          w.str(', ');
+          w.str(i.extra);
+        }
+        return;
       }
       case Opcode.Load: {
-        let t = `${s}load ${i.flags & Flag.Atomic ? 'atomic ' : ''}${i.flags & Flag.Volatile ? 'volatile ' : ''}${i.type}, ${this.typedOperand(ops[0].value)}`;
-        if (i.extra !== null) t += ' ' + i.extra;
-        if (i.align > 0) t += `, align ${i.align}`;
-        return t;
+        w.str('load ');
+        if (i.flags & Flag.Atomic) w.str('atomic ');
+        if (i.flags & Flag.Volatile) w.str('volatile ');
+        w.str(i.type.toString());
+        this.writeCommaTyped(ops[0].value);
+        if (i.extra !== null) {
+          w.char(32);
+          w.str(i.extra);
+        }
+        if (i.align > 0) this.writeAlign(i.align);
+        return;
       }
       case Opcode.Store: {
-        let t = `store ${i.flags & Flag.Atomic ? 'atomic ' : ''}${i.flags & Flag.Volatile ? 'volatile ' : ''}${this.typedOperand(ops[0].value)}, ${this.typedOperand(ops[1].value)}`;
-        if (i.extra !== null) t += ' ' + i.extra;
-        if (i.align > 0) t += `, align ${i.align}`;
-        return t;
+        w.str('store ');
+        if (i.flags & Flag.Atomic) w.str('atomic ');
+        if (i.flags & Flag.Volatile) w.str('volatile ');
+        this.writeTyped(ops[0].value);
+        this.writeCommaTyped(ops[1].value);
+        if (i.extra !== null) {
+          w.char(32);
+          w.str(i.extra);
+        }
+        if (i.align > 0) this.writeAlign(i.align);
+        return;
       }
       case Opcode.GetElementPtr: {
-        let t = `${s}getelementptr${gepFlags(i.flags)} ${i.auxType}`;
-        for (const u of ops) t += ', ' + this.typedOperand(u.value);
-        return t;
+        w.str('getelementptr');
+        w.str(gepFlags(i.flags));
+        w.char(32);
+        w.str(i.auxType!.toString());
+        for (let k = 0; k < ops.length; k++) this.writeCommaTyped(ops[k].value);
+        return;
       }
       case Opcode.ICmp:
       case Opcode.FCmp:
-        return `${s}${name}${fmf(i.flags)} ${predName(i.pred)} ${this.typedOperand(ops[0].value)}, ${this.operand(ops[1].value)}`;
+        w.str(name);
+        w.str(fmf(i.flags));
+        w.char(32);
+        w.str(predName(i.pred));
+        w.char(32);
+        this.writeTyped(ops[0].value);
+        w.str(', ');
+        w.str(this.operand(ops[1].value));
+        return;
       case Opcode.Phi: {
-        let t = `${s}phi${fmf(i.flags)} ${i.type} `;
+        w.str('phi');
+        w.str(fmf(i.flags));
+        w.char(32);
+        w.str(i.type.toString());
+        w.char(32);
         const bs = i.blocks!;
         for (let k = 0; k < ops.length; k++) {
-          if (k > 0) t += ', ';
-          t += `[ ${this.operand(ops[k].value)}, ${this.operand(bs[k])} ]`;
+          w.str(k > 0 ? ', [ ' : '[ ');
+          w.str(this.operand(ops[k].value));
+          w.str(', ');
+          w.str(this.operand(bs[k]));
+          w.str(' ]');
         }
-        return t;
+        return;
       }
       case Opcode.Call:
-        return s + this.call(i);
+        w.str(this.call(i));
+        return;
       case Opcode.Select:
-        return `${s}select${fmf(i.flags)} ${this.typedOperand(ops[0].value)}, ${this.typedOperand(ops[1].value)}, ${this.typedOperand(ops[2].value)}`;
+        w.str('select');
+        w.str(fmf(i.flags));
+        w.char(32);
+        this.writeTyped(ops[0].value);
+        this.writeCommaTyped(ops[1].value);
+        this.writeCommaTyped(ops[2].value);
+        return;
       case Opcode.Freeze:
-        return `${s}freeze ${this.typedOperand(ops[0].value)}`;
+        w.str('freeze ');
+        this.writeTyped(ops[0].value);
+        return;
       case Opcode.VAArg:
-        return `${s}va_arg ${this.typedOperand(ops[0].value)}, ${i.type}`;
+        w.str('va_arg ');
+        this.writeTyped(ops[0].value);
+        w.str(', ');
+        w.str(i.type.toString());
+        return;
       case Opcode.ExtractValue:
-        return `${s}extractvalue ${this.typedOperand(ops[0].value)}, ${i.indices!.join(', ')}`;
+        w.str('extractvalue ');
+        this.writeTyped(ops[0].value);
+        w.str(', ');
+        w.str(i.indices!.join(', '));
+        return;
       case Opcode.InsertValue:
-        return `${s}insertvalue ${this.typedOperand(ops[0].value)}, ${this.typedOperand(ops[1].value)}, ${i.indices!.join(', ')}`;
+        w.str('insertvalue ');
+        this.writeTyped(ops[0].value);
+        this.writeCommaTyped(ops[1].value);
+        w.str(', ');
+        w.str(i.indices!.join(', '));
+        return;
       case Opcode.ExtractElement:
-        return `${s}extractelement ${this.typedOperand(ops[0].value)}, ${this.typedOperand(ops[1].value)}`;
+        w.str('extractelement ');
+        this.writeTyped(ops[0].value);
+        this.writeCommaTyped(ops[1].value);
+        return;
       case Opcode.InsertElement:
-        return `${s}insertelement ${this.typedOperand(ops[0].value)}, ${this.typedOperand(ops[1].value)}, ${this.typedOperand(ops[2].value)}`;
+        w.str('insertelement ');
+        this.writeTyped(ops[0].value);
+        this.writeCommaTyped(ops[1].value);
+        this.writeCommaTyped(ops[2].value);
+        return;
       case Opcode.ShuffleVector: {
         const mask = i.indices!;
         const maskStr = mask.every((k) => k === 0)
           ? 'zeroinitializer'
           : '<' + mask.map((k) => (k < 0 ? 'i32 poison' : `i32 ${k}`)).join(', ') + '>';
-        return `${s}shufflevector ${this.typedOperand(ops[0].value)}, ${this.typedOperand(ops[1].value)}, <${mask.length} x i32> ${maskStr}`;
+        w.str('shufflevector ');
+        this.writeTyped(ops[0].value);
+        this.writeCommaTyped(ops[1].value);
+        w.str(`, <${mask.length} x i32> ${maskStr}`);
+        return;
       }
       default:
-        return `${s}${name} <unprintable>`;
+        w.str(name);
+        w.str(' <unprintable>');
     }
+  }
+
+  private writeAlign(align: number): void {
+    this.w.str(', align ');
+    this.w.str(alignText(align));
   }
 
   private call(i: Instruction): string {
@@ -499,6 +663,23 @@ function fmf(f: number): string {
   if (f & Flag.Contract) s += ' contract';
   if (f & Flag.AFn) s += ' afn';
   return s;
+}
+
+const SLOT_REFS: string[] = [];
+/** `%N` for a slot number (cached: a function refers to each of its values several times, and numbers repeat across functions). */
+function slotRef(n: number): string {
+  const refs = SLOT_REFS;
+  if (n < refs.length) return refs[n];
+  if (n >= 1 << 17) return '%' + n;
+  // grown in order, so the array stays packed
+  while (refs.length <= n) refs.push('%' + refs.length);
+  return refs[n];
+}
+
+const ALIGN_TEXT: string[] = [];
+/** The decimal text of an alignment (a power of two; cached, as each load and store prints one). */
+function alignText(a: number): string {
+  return a < 64 ? (ALIGN_TEXT[a] ??= String(a)) : String(a);
 }
 
 function quoteString(s: string): string {
