@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { isAscii } from 'node:buffer';
-import { readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { SourceError, RuntimeError } from '../util/diagnostic.js';
 
 /** An error the CLI prints as is (already formatted) and exits with `code`. */
@@ -37,6 +37,27 @@ export function writeOutput(file: string | undefined, text: string): void {
   }
 }
 
+/** Writes UTF-8 chunks in order to a file or ('-') to stdout. */
+export function writeOutputBytes(file: string | undefined, chunks: readonly Uint8Array[]): void {
+  if (file === undefined || file === '-') {
+    for (const c of chunks) writeBytesSync(1, c);
+    return;
+  }
+  let fd: number;
+  try {
+    fd = openSync(file, 'w');
+  } catch (e) {
+    throw new CliError(`ssakit: error: cannot write '${file}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  try {
+    for (const c of chunks) writeBytesSync(fd, c);
+  } catch (e) {
+    throw new CliError(`ssakit: error: cannot write '${file}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Writes synchronously so large outputs are complete before the process exits. */
 export function writeStdout(text: string): void {
   writeAllSync(1, text);
@@ -45,7 +66,10 @@ export function writeStderr(text: string): void {
   writeAllSync(2, text);
 }
 function writeAllSync(fd: number, text: string): void {
-  const buf = Buffer.from(text, 'utf8');
+  writeBytesSync(fd, Buffer.from(text, 'utf8'));
+}
+
+function writeBytesSync(fd: number, buf: Uint8Array): void {
   let off = 0;
   while (off < buf.length) {
     try {

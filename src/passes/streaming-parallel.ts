@@ -51,6 +51,7 @@ export interface WorkerTask {
   pipeline: string;
   verify: boolean;
   print: boolean;
+  printBytes: boolean;
   timePasses: boolean;
   bodies: Int32Array;
   from: number;
@@ -59,7 +60,7 @@ export interface WorkerTask {
 
 /** What a worker sends back: the printed functions of its share, or that it could not do it cleanly. */
 export type WorkerReply =
-  | { ok: true; printed: string[]; stats: [string, string, number][]; timings: PassTiming[] }
+  | { ok: true; printed: (string | Uint8Array)[]; stats: [string, string, number][]; timings: PassTiming[] }
   | { ok: false; reason: string };
 
 const WORKER_URL = new URL('./streaming-worker.js', import.meta.url);
@@ -134,14 +135,15 @@ export async function optimizeTextParallel(text: string, fileName: string, opts:
 
   const verify = opts.verify ?? true;
   const print = opts.print ?? true;
-  const job: StreamJob = { nodes, instr, verify, print };
+  const printBytes = opts.printBytes ?? false;
+  const job: StreamJob = { nodes, instr, verify, print, printBytes };
   // The main thread also prints the module at the end: give it a little less.
   const cuts = splitBodies(bodies, threads, 0.75);
   const workers: Worker[] = [];
   const replies: Promise<WorkerReply>[] = [];
   for (let t = 1; t < threads; t++) {
     if (cuts[t] === cuts[t + 1]) continue;
-    const task: WorkerTask = { text, fileName, pipeline, verify, print, timePasses: Boolean(instr.timePasses), bodies, from: cuts[t], to: cuts[t + 1] };
+    const task: WorkerTask = { text, fileName, pipeline, verify, print, printBytes, timePasses: Boolean(instr.timePasses), bodies, from: cuts[t], to: cuts[t + 1] };
     const w = new Worker(WORKER_URL, { workerData: task });
     workers.push(w);
     replies.push(

@@ -17,11 +17,11 @@ function run(task: WorkerTask): WorkerReply {
   const st = streamFunctions(
     task.text,
     task.fileName,
-    { nodes, instr: { timePasses: task.timePasses }, verify: task.verify, print: task.print },
+    { nodes, instr: { timePasses: task.timePasses }, verify: task.verify, print: task.print, printBytes: task.printBytes },
     { bodies: task.bodies, from: task.from, to: task.to },
   );
   if (st.inputProblems.size > 0 || st.outputProblems.size > 0) return { ok: false, reason: 'verifier problems' };
-  const printed: string[] = [];
+  const printed: (string | Uint8Array)[] = [];
   for (let k = task.from; k < task.to; k++) printed.push(task.print ? (st.printed.get(st.definitions[k]) ?? '') : '');
   return { ok: true, printed, stats: st.pm?.counterRows() ?? [], timings: st.pm ? [...st.pm.timings.values()] : [] };
 }
@@ -32,4 +32,7 @@ try {
 } catch (e) {
   reply = { ok: false, reason: e instanceof Error ? e.message : String(e) };
 }
-parentPort!.postMessage(reply);
+// printed bytes move to the main thread without a copy
+const transfer: ArrayBuffer[] = [];
+if (reply.ok) for (const p of reply.printed) if (typeof p !== 'string') transfer.push(p.buffer as ArrayBuffer);
+parentPort!.postMessage(reply, transfer);

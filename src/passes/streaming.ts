@@ -29,7 +29,7 @@ import type { Module } from '../ir/module.js';
 import { verifyFunction, verifyModule, type VerifierError } from '../ir/verifier.js';
 import type { Value } from '../ir/value.js';
 import { parseModule } from '../text/parser.js';
-import { functionPrinter, printModule } from '../text/printer.js';
+import { functionBytePrinter, functionPrinter, printModule, printModuleBytes } from '../text/printer.js';
 import { createPassManager, ensureRegistered } from './index.js';
 import type { Instrumentation, PassManager, PipelineNode } from './pass-manager.js';
 import { parsePipeline } from './registry.js';
@@ -43,12 +43,20 @@ export interface OptimizeTextOptions {
   print?: boolean;
   /** Process function by function when the pipeline allows it (default true). */
   streaming?: boolean;
+  /**
+   * Give the output as UTF-8 chunks in `outputBytes` instead of a string in `output`
+   * (default false): what a caller that writes it to a file wants, as functions printed
+   * while streaming are then never decoded into a string and encoded again.
+   */
+  printBytes?: boolean;
   instrumentation?: Instrumentation;
 }
 
 export interface OptimizeTextResult {
-  /** The printed module; null when not asked for or when verification failed. */
+  /** The printed module; null when not asked for (or asked for as bytes) or when verification failed. */
   output: string | null;
+  /** The printed module as UTF-8 chunks to write in order, with `printBytes`; null otherwise. */
+  outputBytes: Uint8Array[] | null;
   /** The pass manager that ran the pipeline (stats, timings); null without passes. */
   pm: PassManager | null;
   /** Problems of the input; when any, no pass has been run on the broken functions and nothing is printed. */
@@ -66,7 +74,7 @@ export function optimizeText(text: string, fileName: string, opts: OptimizeTextO
   ensureRegistered();
   const nodes = parsePipeline(opts.pipeline ?? '');
   const instr = opts.instrumentation ?? {};
-  const job: StreamJob = { nodes, instr, verify: opts.verify ?? true, print: opts.print ?? true };
+  const job: StreamJob = { nodes, instr, verify: opts.verify ?? true, print: opts.print ?? true, printBytes: opts.printBytes ?? false };
   if ((opts.streaming ?? true) && canStream(text, nodes, instr)) return finishStream(streamFunctions(text, fileName, job), job);
 
   const { verify, print } = job;
@@ -80,7 +88,10 @@ export function optimizeText(text: string, fileName: string, opts: OptimizeTextO
     if (verify) result.outputProblems = verifyModule(m);
     if (result.outputProblems.length > 0) return result;
   }
-  if (print) result.output = printModule(m);
+  if (print) {
+    if (job.printBytes) result.outputBytes = printModuleBytes(m);
+    else result.output = printModule(m);
+  }
   return result;
 }
 
@@ -111,7 +122,7 @@ function allLocal(nodes: readonly PipelineNode[]): boolean {
 }
 
 function emptyResult(streamed: boolean): OptimizeTextResult {
-  return { output: null, pm: null, inputProblems: [], outputProblems: [], streamed, threads: 1 };
+  return { output: null, outputBytes: null, pm: null, inputProblems: [], outputProblems: [], streamed, threads: 1 };
 }
 
 /** What to do with each function. */
@@ -120,6 +131,8 @@ export interface StreamJob {
   instr: Instrumentation;
   verify: boolean;
   print: boolean;
+  /** Print functions as UTF-8 bytes (and the module as chunks) rather than strings. */
+  printBytes: boolean;
 }
 
 /**
@@ -141,7 +154,7 @@ export interface StreamState {
   pm: PassManager | null;
   /** Every definition, in text order (with a share, the skipped ones too). */
   definitions: Function[];
-  printed: Map<Function, string>;
+  printed: Map<Function, string | Uint8Array>;
   inputProblems: Map<Function, VerifierError[]>;
   outputProblems: Map<Function, VerifierError[]>;
 }
@@ -159,7 +172,7 @@ export function streamFunctions(text: string, fileName: string, job: StreamJob, 
     outputProblems: new Map(),
   };
   let inputBroken = false;
-  let printer: ((fn: Function) => string) | null = null;
+  let printer: ((fn: Function) => string | Uint8Array) | null = null;
   let expectedEnd = -1;
 
   const onFunction = (fn: Function, isPendingGlobal: (g: Value) => boolean, bodyEnd: number): void => {
@@ -183,7 +196,7 @@ export function streamFunctions(text: string, fileName: string, job: StreamJob, 
         }
       }
       if (print && st.outputProblems.size === 0) {
-        printer ??= functionPrinter(fn.parent!);
+        printer ??= job.printBytes ? functionBytePrinter(fn.parent!) : functionPrinter(fn.parent!);
         st.printed.set(fn, printer(fn));
       }
     }
@@ -227,7 +240,10 @@ export function finishStream(st: StreamState, job: StreamJob): OptimizeTextResul
     result.outputProblems = inModuleOrder(m, st.outputProblems);
     if (result.outputProblems.length > 0) return result;
   }
-  if (job.print) result.output = printModule(m, { printed: st.printed });
+  if (job.print) {
+    if (job.printBytes) result.outputBytes = printModuleBytes(m, { printed: st.printed });
+    else result.output = printModule(m, { printed: st.printed });
+  }
   return result;
 }
 

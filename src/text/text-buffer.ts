@@ -11,6 +11,7 @@
  */
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 export class TextBuffer {
   private buf = new Uint8Array(1 << 16);
@@ -59,6 +60,14 @@ export class TextBuffer {
     this.parts = null;
     parts.push(tail);
     return parts.join('');
+  }
+
+  /** The text written since the last `take()`, as UTF-8 bytes (a copy); the buffer is empty afterwards. */
+  takeBytes(): Uint8Array {
+    if (this.parts !== null) return encoder.encode(this.take());
+    const out = this.buf.slice(0, this.pos);
+    this.pos = 0;
+    return out;
   }
 
   private wide(s: string): void {

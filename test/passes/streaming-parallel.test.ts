@@ -75,6 +75,26 @@ describe('optimizeTextParallel = optimizeText', () => {
     }
   });
 
+  it('gives the same text as UTF-8 chunks with printBytes (worker bytes are transferred, not copied)', async () => {
+    const decode = (chunks: Uint8Array[] | null): string => Buffer.concat(chunks!).toString('utf8');
+    // a non-ASCII name and metadata string, in the main share and in a worker's
+    const text = MODULE.replace(/@f1\b/g, '@"f\\C3\\A91"').replace(/@f6\b/g, '@"f\\E2\\88\\916"') + '\n!0 = !{!"grüße"}\n';
+    expect(text).toContain('@"f\\E2\\88\\916"');
+    for (const pipeline of ['', 'mem2reg']) {
+      const s = optimizeText(text, 'm.ll', { pipeline });
+      expect(s.output).not.toBeNull();
+      const p = await lib.optimizeTextParallel(text, 'm.ll', { ...FORCE, pipeline, printBytes: true });
+      expect(p.threads).toBe(3);
+      expect(p.output).toBeNull();
+      expect(decode(p.outputBytes)).toBe(s.output);
+      for (const streaming of [true, false]) {
+        const one = optimizeText(text, 'm.ll', { pipeline, streaming, printBytes: true });
+        expect(one.streamed).toBe(streaming);
+        expect(decode(one.outputBytes)).toBe(s.output);
+      }
+    }
+  });
+
   it('falls back to one thread, with the same result, when the layout misleads the scan', async () => {
     // The closing brace of @f3 is indented: the scan's range for @f3 swallows @f4.
     const odd = MODULE.replace(/(@f3[\s\S]*?ret i32 %r\n)\}/, '$1  }');

@@ -24,6 +24,17 @@ describe('TextBuffer', () => {
     );
   });
 
+  it('gives the same text as UTF-8 bytes (as writing the string to a file would)', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const w = new TextBuffer();
+        for (const p of pieces) w.str(p);
+        expect(Buffer.from(w.takeBytes()).equals(Buffer.from(pieces.join(''), 'utf8'))).toBe(true);
+        expect(w.takeBytes().length).toBe(0);
+      }),
+    );
+  });
+
   it('grows past its first block and keeps chars, spaces and strings in order', () => {
     const w = new TextBuffer();
     let expected = '';

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import type { VerifierError } from '../../ir/verifier.js';
 import { ensureRegistered, optimizeTextParallel, passInfos } from '../../passes/index.js';
-import { CliError, loadedSources, readInput, writeOutput, writeStderr, writeStdout } from '../common.js';
+import { CliError, loadedSources, readInput, writeOutputBytes, writeStderr, writeStdout } from '../common.js';
 
 export function registerOpt(program: Command): void {
   program
@@ -49,6 +49,7 @@ export function registerOpt(program: Command): void {
         pipeline,
         verify: !o.disableVerify,
         print: !o.disableOutput,
+        printBytes: true,
         streaming: o.streaming !== false,
         instrumentation: {
           verifyEach: Boolean(o.verifyEach),
@@ -64,7 +65,7 @@ export function registerOpt(program: Command): void {
       reportProblems(r.outputProblems, 'output');
       if (r.pm !== null && o.timePasses) writeStderr(r.pm.timingReport());
       if (r.pm !== null && o.stats) writeStderr(r.pm.statsReport());
-      if (r.output !== null) writeOutput(o.output as string, r.output);
+      if (r.outputBytes !== null) writeOutputBytes(o.output as string, r.outputBytes);
     });
 }
 
