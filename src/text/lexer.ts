@@ -107,6 +107,8 @@ function hexVal(c: number): number {
 }
 
 const INTERN_MASK = 4095;
+/** Number of intern-table slots (`Lexer.slot` is below it). */
+export const INTERN_SLOTS = INTERN_MASK + 1;
 
 export class Lexer {
   pos = 0;
@@ -120,6 +122,12 @@ export class Lexer {
   text = '';
   /** Number of LocalVarID/GlobalID/LabelID/MetadataID/AttrGrpID tokens. */
   num = 0;
+  /**
+   * The intern-table slot `text` came from, or -1: a key under which the parser caches what
+   * a word means (its opcode, its type). Only a hint, possibly stale after peek(): users
+   * compare the cached word with `text` before trusting the entry.
+   */
+  slot = -1;
   bytes: Uint8Array | null = null;
   tokLine = 1;
   tokLineStart = 0;
@@ -507,8 +515,12 @@ export class Lexer {
    */
   private intern(p: number, q: number, h: number): string {
     const len = q - p;
-    if (len > 32) return this.src.slice(p, q);
+    if (len > 32) {
+      this.slot = -1;
+      return this.src.slice(p, q);
+    }
     const slot = (h ^ (h >>> 12) ^ len) & INTERN_MASK;
+    this.slot = slot;
     const cached = this.internTable[slot];
     if (cached !== undefined && cached.length === len) {
       const src = this.src;

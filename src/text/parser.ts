@@ -63,7 +63,7 @@ import {
   x86fp80Type,
 } from '../ir/types.js';
 import { Argument, Value, ValueKind } from '../ir/value.js';
-import { Lexer, Tok, TOK_NAMES } from './lexer.js';
+import { INTERN_SLOTS, Lexer, Tok, TOK_NAMES } from './lexer.js';
 import { parseFloatLiteral } from './float-format.js';
 
 export interface ParseOptions {
@@ -664,6 +664,28 @@ class Parser {
 
   // ---- types --------------------------------------------------------------------------
 
+  /**
+   * What the words at each intern slot of the lexer mean, cached: one array load and a
+   * string compare instead of a Map lookup for every opcode and type word read (1M
+   * instructions read about 3M of them). An entry is used only when its word is the word.
+   */
+  private readonly typeWord: (string | undefined)[] = new Array<string | undefined>(INTERN_SLOTS).fill(undefined);
+  private readonly typeBySlot: (Type | undefined)[] = new Array<Type | undefined>(INTERN_SLOTS).fill(undefined);
+  private readonly opWord: (string | undefined)[] = new Array<string | undefined>(INTERN_SLOTS).fill(undefined);
+  private readonly opBySlot = new Int32Array(INTERN_SLOTS);
+
+  /** The opcode a word names (undefined for other words). */
+  private opcodeOf(w: string): Opcode | undefined {
+    const slot = this.lx.slot;
+    if (slot >= 0 && this.opWord[slot] === w) return this.opBySlot[slot] as Opcode;
+    const op = OPCODE_BY_NAME.get(w);
+    if (op !== undefined && slot >= 0) {
+      this.opWord[slot] = w;
+      this.opBySlot[slot] = op;
+    }
+    return op;
+  }
+
   parseType(allowVoid = true): Type {
     const lx = this.lx;
     const loc = lx.loc();
@@ -736,8 +758,16 @@ class Parser {
   }
 
   private simpleType(w: string, loc: Loc): Type {
+    const slot = this.lx.slot;
+    if (slot >= 0 && this.typeWord[slot] === w) return this.typeBySlot[slot]!;
     const known = SIMPLE_TYPES.get(w);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      if (slot >= 0) {
+        this.typeWord[slot] = w;
+        this.typeBySlot[slot] = known;
+      }
+      return known;
+    }
     const c = w.charCodeAt(0);
     if (c === 105 /* i */ && w.length > 1) {
       const bits = Number(w.slice(1));
@@ -1513,7 +1543,7 @@ class Parser {
       c.flags |= w === 'tail' ? Flag.Tail : w === 'musttail' ? Flag.MustTail : Flag.NoTail;
       return c;
     }
-    const op = OPCODE_BY_NAME.get(w);
+    const op = this.opcodeOf(w);
     if (op === undefined) {
       if (w === 'invoke' || w === 'landingpad' || w === 'resume' || w === 'callbr' || w === 'catchswitch' || w === 'cleanuppad' || w === 'catchpad' || w === 'catchret' || w === 'cleanupret') {
         this.error(`instruction '${w}' (exception handling) is not supported`, loc);
