@@ -190,6 +190,8 @@ class Printer {
     }
     return r;
   }
+  /** Text of each constant expression printed so far. */
+  private exprText = new Map<ConstantExpr, string>();
   /** `@name` of each global printed so far (globals are referenced over and over). */
   private globalNames = new Map<Value, string>();
 
@@ -342,8 +344,12 @@ class Printer {
       }
       case ValueKind.ConstantVector:
         return '<' + (c as ConstantAggregate).elements.map((e) => this.typedOperand(e)).join(', ') + '>';
-      case ValueKind.ConstantExpr:
-        return this.constantExpr(c as ConstantExpr);
+      case ValueKind.ConstantExpr: {
+        // interned, and the same expression (a global's element address) is often used many times
+        let t = this.exprText.get(c as ConstantExpr);
+        if (t === undefined) this.exprText.set(c as ConstantExpr, (t = this.constantExpr(c as ConstantExpr)));
+        return t;
+      }
       case ValueKind.BlockAddress: {
         const ba = c as BlockAddress;
         const bb = ba.block;
@@ -395,7 +401,22 @@ class Printer {
     }
     w.str(v.type.toString());
     w.char(32);
-    w.str(this.operand(v));
+    this.writeOperand(v);
+  }
+
+  /** `operand(v)`, written: a numbered local's `%N` goes digit by digit into the buffer (no string to fetch). */
+  private writeOperand(v: Value): void {
+    const k = v.kind;
+    if (k === ValueKind.Instruction || k === ValueKind.Argument || k === ValueKind.BasicBlock) {
+      const slots = this.slots;
+      const s = slots === null ? -2 : slots.slotOf(v);
+      if (s >= 0) {
+        this.w.char(37); // '%'
+        this.w.uint(s);
+        return;
+      }
+    }
+    this.w.str(this.operand(v));
   }
 
   /** `, ` then `v` typed. */
@@ -408,7 +429,7 @@ class Printer {
   private writeInstruction(i: Instruction): void {
     const w = this.w;
     if (i.type !== voidType) {
-      w.str(this.operand(i));
+      this.writeOperand(i);
       w.str(' = ');
     }
     const op = i.op;
@@ -421,9 +442,9 @@ class Printer {
       w.char(32);
       w.str(i.type.toString());
       w.char(32);
-      w.str(this.operand(ops[0].value));
+      this.writeOperand(ops[0].value);
       w.str(', ');
-      w.str(this.operand(ops[1].value));
+      this.writeOperand(ops[1].value);
       return;
     }
     if (isCastOp(op)) {
@@ -447,27 +468,27 @@ class Printer {
       case Opcode.Br:
         if (ops.length === 1) {
           w.str('br label ');
-          w.str(this.operand(ops[0].value));
+          this.writeOperand(ops[0].value);
           return;
         }
         w.str('br ');
         this.writeTyped(ops[0].value);
         w.str(', label ');
-        w.str(this.operand(ops[1].value));
+        this.writeOperand(ops[1].value);
         w.str(', label ');
-        w.str(this.operand(ops[2].value));
+        this.writeOperand(ops[2].value);
         return;
       case Opcode.Switch: {
         w.str('switch ');
         this.writeTyped(ops[0].value);
         w.str(', label ');
-        w.str(this.operand(ops[1].value));
+        this.writeOperand(ops[1].value);
         w.str(' [');
         for (let k = 2; k < ops.length; k += 2) {
           w.str('\n    ');
           this.writeTyped(ops[k].value);
           w.str(', label ');
-          w.str(this.operand(ops[k + 1].value));
+          this.writeOperand(ops[k + 1].value);
         }
         w.str('\n  ]');
         return;
@@ -479,7 +500,7 @@ class Printer {
         for (let k = 1; k < ops.length; k++) {
           if (k > 1) w.str(', ');
           w.str('label ');
-          w.str(this.operand(ops[k].value));
+          this.writeOperand(ops[k].value);
         }
         w.char(93); // ']'
         return;
@@ -547,7 +568,7 @@ class Printer {
         w.char(32);
         this.writeTyped(ops[0].value);
         w.str(', ');
-        w.str(this.operand(ops[1].value));
+        this.writeOperand(ops[1].value);
         return;
       case Opcode.Phi: {
         w.str('phi');
@@ -558,9 +579,9 @@ class Printer {
         const bs = i.blocks!;
         for (let k = 0; k < ops.length; k++) {
           w.str(k > 0 ? ', [ ' : '[ ');
-          w.str(this.operand(ops[k].value));
+          this.writeOperand(ops[k].value);
           w.str(', ');
-          w.str(this.operand(bs[k]));
+          this.writeOperand(bs[k]);
           w.str(' ]');
         }
         return;

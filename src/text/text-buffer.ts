@@ -44,6 +44,21 @@ export class TextBuffer {
     this.buf[this.pos++] = c;
   }
 
+  /** Appends the decimal digits of a non-negative integer below 2^31 (no string made). */
+  uint(n: number): void {
+    if (this.pos + 10 > this.buf.length) this.grow(10);
+    const buf = this.buf;
+    let digits = 1;
+    for (let t = n; t >= 10; t = (t / 10) | 0) digits++;
+    let p = this.pos + digits;
+    this.pos = p;
+    do {
+      const q = (n / 10) | 0;
+      buf[--p] = 48 + n - q * 10;
+      n = q;
+    } while (n > 0);
+  }
+
   /** Appends `n` spaces. */
   spaces(n: number): void {
     if (this.pos + n > this.buf.length) this.grow(n);

@@ -35,6 +35,19 @@ describe('TextBuffer', () => {
     );
   });
 
+  it('writes integers in decimal', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.constantFrom(0, 9, 10, 99, 100, 2 ** 31 - 1)), { maxLength: 30 }), (ns) => {
+        const w = new TextBuffer();
+        for (const n of ns) {
+          w.uint(n);
+          w.char(44);
+        }
+        expect(w.take()).toBe(ns.map((n) => String(n) + ',').join(''));
+      }),
+    );
+  });
+
   it('grows past its first block and keeps chars, spaces and strings in order', () => {
     const w = new TextBuffer();
     let expected = '';
