@@ -120,3 +120,29 @@ describe('names and strings are byte strings, printed as LLVM prints them', () =
     expect(printModule(parseModule(out.join('\n'))).trim().split('\n')).toEqual(expected);
   });
 });
+
+describe('integer literals', () => {
+  it('read with the value the lexer computes, as llvm-dis-19 prints them', () => {
+    // expected lines checked against `llvm-as-19 | llvm-dis-19` of the same text
+    const src = [
+      'define i64 @f(i64 %x) {',
+      '  %a = add i64 %x, -42',
+      '  %b = add i64 %a, s0xFF',
+      '  %c = add i64 %b, u0x10',
+      '  %d = add i64 %c, 123456789012345',
+      '  %e = add i64 %d, 1234567890123456789',
+      '  %g = add i64 %e, -0',
+      '  %h = add i64 %g, 007',
+      '  %i = add i64 %h, 5',
+      '  %t = trunc i64 %i to i8',
+      '  %j = add i8 %t, 255',
+      '  ret i64 %i',
+      '}',
+    ].join('\n');
+    const adds = printModule(parseModule(src, 'ints.ll'))
+      .split('\n')
+      .filter((l) => / add /.test(l))
+      .map((l) => l.slice(l.lastIndexOf(',') + 2));
+    expect(adds).toEqual(['-42', '-1', '16', '123456789012345', '1234567890123456789', '0', '7', '5', '-1']);
+  });
+});
