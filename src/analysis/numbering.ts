@@ -20,6 +20,16 @@ export class LayoutRecorder {
     this.byId = new Int32Array(this.bound).fill(-1);
   }
 
+  /** Whether `i` has been added (false when unsure: the ids no longer index the layout). */
+  recorded(i: Instruction): boolean {
+    const byId = this.byId;
+    if (byId === null) return false;
+    const id = i.id;
+    if (id < 0 || id >= this.bound) return false;
+    const k = byId[id];
+    return k >= 0 && this.insts[k] === i;
+  }
+
   add(i: Instruction): void {
     const k = this.insts.length;
     this.insts.push(i);

@@ -78,6 +78,41 @@ class ProblemList {
   dropped = 0;
 }
 
+const enum UseProblem {
+  NotAtEndOfIncoming,
+  SelfReference,
+  MaybeLaterInBlock,
+  NotDominated,
+}
+
+/** A use that breaks (or, for MaybeLaterInBlock, may break) the dominance rule. */
+interface UseFinding {
+  kind: UseProblem;
+  inst: Instruction;
+  def: Instruction;
+  /** Layout position of `inst`. */
+  at: number;
+  /** The incoming block (phis) or the defining block (NotDominated). */
+  block: BasicBlock | null;
+}
+
+interface UseProblems {
+  list: UseFinding[] | null;
+  /** Whether some finding needs the whole layout (MaybeLaterInBlock). */
+  pending: boolean;
+}
+
+/** Whether the block ids are unique and below blockIdBound (what the CFG's arrays need). */
+function blockIdsOk(fn: Function): boolean {
+  const bound = fn.blockIdBound;
+  const seen = new Uint8Array(bound);
+  for (let bb = fn.firstBlock; bb !== null; bb = bb.next) {
+    if (bb.id < 0 || bb.id >= bound || seen[bb.id]) return false;
+    seen[bb.id] = 1;
+  }
+  return true;
+}
+
 class FunctionVerifier {
   private readonly groups: ProblemList[] = [];
   /** Where `report` puts a problem. */
@@ -159,24 +194,29 @@ class FunctionVerifier {
       return this.finish();
     }
 
-    // One walk over the blocks and instructions checks three groups of rules — structure
-    // (block list, ids, instruction lists), block shape, operands and types — and numbers
-    // the layout for the dominance rule. Each group has its own list, so the problems come
-    // out as if each group had its own pass; one walk instead of four is what makes the
-    // verifier cheap (following `next` links through a big function is mostly cache misses).
+    // One walk over the blocks and instructions checks four groups of rules — structure
+    // (block list, ids, instruction lists), block shape, operands and types, and dominance —
+    // and numbers the layout. Each group has its own list, so the problems come out as if
+    // each group had its own pass; one walk instead of five is what makes the verifier cheap
+    // (following `next` links and use records through a big function is mostly cache misses).
+    // The dominator tree is built first, from the terminators, when the block ids allow it.
     const structure = this.group();
     const shape = this.group();
     const operands = this.group();
+    const cfgRules = this.group();
+    const dominance = this.group();
     const bound = fn.blockIdBound;
+    const idsOk = blockIdsOk(fn);
+    const cfg = idsOk ? new CFG(fn) : null;
+    const dt = cfg !== null ? computeDominators(cfg) : null;
+    const uses: UseProblems = { list: null, pending: false };
     const seenId = new Uint8Array(bound);
-    let idsOk = true;
     let count = 0;
     const layout = new LayoutRecorder(fn);
     for (let bb = fn.firstBlock; bb !== null; bb = bb.next) {
       count++;
       if (bb.parent !== fn) this.reportTo(structure, 'block is on the function\'s list but its parent is another function', null, bb);
       if (bb.id < 0 || bb.id >= bound || seenId[bb.id]) {
-        idsOk = false;
         this.reportTo(structure, `block id ${bb.id} is not unique and below blockIdBound ${bound} (call fn.renumber())`, null, bb);
       } else seenId[bb.id] = 1;
       if (bb.first === null) {
@@ -192,25 +232,90 @@ class FunctionVerifier {
         if (i.isTerminator() && i !== bb.last) this.reportTo(shape, 'terminator found in the middle of a basic block', i);
         this.sink = operands; // checkInstruction reports into the operand group
         this.checkInstruction(i);
+        const k = layout.insts.length;
         layout.add(i);
+        if (dt !== null) this.checkUses(i, k, cfg!, dt, layout, uses);
       }
       if (!bb.last!.isTerminator()) this.reportTo(shape, 'basic block does not end in a terminator', bb.last);
     }
     if (count !== fn.numBlocks) this.reportTo(structure, `function says it has ${fn.numBlocks} blocks, its list has ${count}`, null);
     // with broken block ids, the CFG rules cannot run (and the other groups are not reported)
-    if (!idsOk) return this.finish(structure);
+    if (cfg === null || dt === null) return this.finish(structure);
 
     // ---- CFG: entry, phis -------------------------------------------------------------
-    this.sink = this.group();
-    const cfg = new CFG(fn);
+    this.sink = cfgRules;
     const entry = fn.firstBlock!;
     if (cfg.numPredecessors(entry.id) > 0) this.report('entry block has predecessors', null, entry);
     if (entry.first !== null && entry.first.op === Opcode.Phi) this.report('entry block cannot have PHI nodes', entry.first);
     this.checkPhis(cfg);
 
-    // ---- dominance --------------------------------------------------------------------
-    this.checkDominance(cfg, computeDominators(cfg), new InstructionNumbering(fn, layout));
+    // ---- dominance (found during the walk, reported in layout order) ------------------------
+    this.sink = dominance;
+    if (uses.list !== null) this.reportUses(uses.list, uses.pending ? new InstructionNumbering(fn, layout) : null);
     return this.finish();
+  }
+
+  /**
+   * The dominance rule for the operands of `i`, the `k`th instruction of the layout, while
+   * the walk is at it: a use must be dominated by its definition (for a phi, at the end of
+   * the incoming block). Whether a definition in the same block comes earlier is known
+   * from the layout recorded so far; when it is not (a later definition, or ids that no
+   * longer index the layout), the finding waits for the whole layout.
+   */
+  private checkUses(i: Instruction, k: number, cfg: CFG, dt: DominatorTree, layout: LayoutRecorder, out: UseProblems): void {
+    const fn = this.fn;
+    const bb = i.parent!;
+    const useBlock = bb.id;
+    const isPhi = i.op === Opcode.Phi;
+    if (!isPhi && !cfg.isReachable(useBlock)) return;
+    const ops = i.ops;
+    for (let j = 0; j < ops.length; j++) {
+      const v = ops[j].value;
+      if (v.kind !== ValueKind.Instruction) continue;
+      const d = v as Instruction;
+      const defBlock = d.parent;
+      if (defBlock === null || defBlock.parent !== fn) continue; // reported by checkInstruction
+      if (isPhi) {
+        const p = i.blocks?.[j];
+        if (p == null || p.parent !== fn || !cfg.isReachable(p.id)) continue;
+        if (defBlock !== p && !dt.dominates(defBlock.id, p.id)) (out.list ??= []).push({ kind: UseProblem.NotAtEndOfIncoming, inst: i, def: d, at: k, block: p });
+        continue;
+      }
+      if (d === i) {
+        (out.list ??= []).push({ kind: UseProblem.SelfReference, inst: i, def: d, at: k, block: null });
+        continue;
+      }
+      if (defBlock === bb) {
+        if (!layout.recorded(d)) {
+          (out.list ??= []).push({ kind: UseProblem.MaybeLaterInBlock, inst: i, def: d, at: k, block: null });
+          out.pending = true;
+        }
+      } else if (!dt.dominates(defBlock.id, useBlock)) {
+        (out.list ??= []).push({ kind: UseProblem.NotDominated, inst: i, def: d, at: k, block: defBlock });
+      }
+    }
+  }
+
+  private reportUses(list: UseFinding[], num: InstructionNumbering | null): void {
+    for (const f of list) {
+      const i = f.inst;
+      const d = f.def;
+      switch (f.kind) {
+        case UseProblem.NotAtEndOfIncoming:
+          this.report(`Instruction does not dominate all uses! (${this.operandName(d)} is not available at the end of ${this.blockName(f.block)})`, i);
+          break;
+        case UseProblem.SelfReference:
+          this.report('Only PHI nodes may reference their own value!', i);
+          break;
+        case UseProblem.MaybeLaterInBlock:
+          // a definition on the block's list after the use (one not on any list is a structure problem)
+          if (num!.indexOf(d) > f.at) this.report(`Instruction does not dominate all uses! (${this.operandName(d)} is defined later in the block)`, i);
+          break;
+        case UseProblem.NotDominated:
+          this.report(`Instruction does not dominate all uses! (${this.operandName(d)} is defined in ${this.blockName(f.block)}, which does not dominate ${this.blockName(i.parent)})`, i);
+          break;
+      }
+    }
   }
 
   private checkPhis(cfg: CFG): void {
@@ -285,43 +390,6 @@ class FunctionVerifier {
             this.report(`PHI node entries do not match predecessors! (${this.blockName(cfg.blocks[p])}: ${c} entries for ${edges[p]} edges)`, i);
             break;
           }
-        }
-      }
-    }
-  }
-
-  private checkDominance(cfg: CFG, dt: DominatorTree, num: InstructionNumbering): void {
-    const fn = this.fn;
-    const insts = num.insts;
-    for (let k = 0; k < insts.length; k++) {
-      const i = insts[k];
-      const bb = i.parent!;
-      const useBlock = bb.id;
-      const isPhi = i.op === Opcode.Phi;
-      if (!isPhi && !cfg.isReachable(useBlock)) continue;
-      const ops = i.ops;
-      for (let j = 0; j < ops.length; j++) {
-        const v = ops[j].value;
-        if (v.kind !== ValueKind.Instruction) continue;
-        const d = v as Instruction;
-        const defBlock = d.parent;
-        if (defBlock === null || defBlock.parent !== fn) continue; // reported by checkOperands
-        if (isPhi) {
-          const p = i.blocks?.[j];
-          if (p == null || p.parent !== fn || !cfg.isReachable(p.id)) continue;
-          if (defBlock !== p && !dt.dominates(defBlock.id, p.id)) {
-            this.report(`Instruction does not dominate all uses! (${this.operandName(d)} is not available at the end of ${this.blockName(p)})`, i);
-          }
-          continue;
-        }
-        if (d === i) {
-          this.report('Only PHI nodes may reference their own value!', i);
-          continue;
-        }
-        if (defBlock === bb) {
-          if (num.indexOf(d) > k) this.report(`Instruction does not dominate all uses! (${this.operandName(d)} is defined later in the block)`, i);
-        } else if (!dt.dominates(defBlock.id, useBlock)) {
-          this.report(`Instruction does not dominate all uses! (${this.operandName(d)} is defined in ${this.blockName(defBlock)}, which does not dominate ${this.blockName(bb)})`, i);
         }
       }
     }

@@ -258,6 +258,39 @@ describe('dominance', () => {
     one(f.fn, /does not dominate all uses! \(%x is defined later in the block\)/);
   });
 
+  it('the same-block order without usable instruction ids (the layout is then numbered by a map)', () => {
+    const f = setup(i32);
+    const y = f.b.add(A(f, 0), A(f, 1), 'y');
+    const x = f.b.add(A(f, 0), A(f, 1), 'x');
+    const z = f.b.add(y, A(f, 1), 'z'); // an earlier definition: fine
+    y.setOperand(1, x);
+    f.b.ret(z);
+    for (const i of [y, x, z]) i.id = 0; // not unique: the verifier cannot index by id
+    one(f.fn, /does not dominate all uses! \(%x is defined later in the block\)/);
+    y.setOperand(1, A(f, 1));
+    clean(f.fn);
+  });
+
+  it('reports dominance problems in layout order, after the CFG rules', () => {
+    const f = setup(i32);
+    const l = f.block('l');
+    const j = f.block('j');
+    f.b.condBr(A(f, 2), l, j);
+    f.b.setInsertPoint(l);
+    const x = f.b.add(A(f, 0), A(f, 1), 'x');
+    f.b.br(j);
+    f.b.setInsertPoint(j);
+    const w = f.b.add(A(f, 0), A(f, 1), 'w');
+    const v = f.b.add(x, A(f, 1), 'v'); // %x does not dominate %j
+    w.setOperand(0, v); // %v is defined later in %j
+    f.b.ret(w);
+    const msgs = verifyFunction(f.fn).map((e) => e.detail);
+    expect(msgs).toEqual([
+      'Instruction does not dominate all uses! (%v is defined later in the block)',
+      'Instruction does not dominate all uses! (%x is defined in %l, which does not dominate %j)',
+    ]);
+  });
+
   it('a phi use must be available at the end of the incoming block', () => {
     const f = setup(i32);
     const l = f.block('l');
