@@ -525,32 +525,20 @@ class Printer {
         }
         return;
       }
-      case Opcode.Load: {
+      case Opcode.Load:
         w.str('load ');
-        if (i.flags & Flag.Atomic) w.str('atomic ');
-        if (i.flags & Flag.Volatile) w.str('volatile ');
+        this.writeMemoryFlags(i);
         w.str(i.type.toString());
         this.writeCommaTyped(ops[0].value);
-        if (i.extra !== null) {
-          w.char(32);
-          w.str(i.extra);
-        }
-        if (i.align > 0) this.writeAlign(i.align);
+        this.writeOrderingAndAlign(i);
         return;
-      }
-      case Opcode.Store: {
+      case Opcode.Store:
         w.str('store ');
-        if (i.flags & Flag.Atomic) w.str('atomic ');
-        if (i.flags & Flag.Volatile) w.str('volatile ');
+        this.writeMemoryFlags(i);
         this.writeTyped(ops[0].value);
         this.writeCommaTyped(ops[1].value);
-        if (i.extra !== null) {
-          w.char(32);
-          w.str(i.extra);
-        }
-        if (i.align > 0) this.writeAlign(i.align);
+        this.writeOrderingAndAlign(i);
         return;
-      }
       case Opcode.GetElementPtr: {
         w.str('getelementptr');
         w.str(gepFlags(i.flags));
@@ -646,6 +634,21 @@ class Printer {
         w.str(name);
         w.str(' <unprintable>');
     }
+  }
+
+  /** `atomic ` and `volatile ` of a load or store. */
+  private writeMemoryFlags(i: Instruction): void {
+    if (i.flags & Flag.Atomic) this.w.str('atomic ');
+    if (i.flags & Flag.Volatile) this.w.str('volatile ');
+  }
+
+  /** A load's or store's atomic ordering (kept as text in `extra`) and `, align N`. */
+  private writeOrderingAndAlign(i: Instruction): void {
+    if (i.extra !== null) {
+      this.w.char(32);
+      this.w.str(i.extra);
+    }
+    if (i.align > 0) this.writeAlign(i.align);
   }
 
   private writeAlign(align: number): void {
