@@ -1,6 +1,6 @@
 /**
  * bench/mem2reg: `ssakit opt -passes=mem2reg -S` against `opt-19 -passes=mem2reg -S`, whole
- * process, on the same files (best of 3 runs, 1 at 1M; --repeat=N), and the in-process time of the pass alone for
+ * process, on the same files (best of 3 alternating runs, 1 for the scale input at 1M; --repeat=N), and the in-process time of the pass alone for
  * Cytron (mem2reg) and Braun (mem2reg-braun), with the cost per 1k instructions to show how
  * it grows. Inputs, at 10k, 100k and 1M instructions:
  *   - c:     clang-19 -O0 of large generated C (many functions; bench/common.ts largeInput);
@@ -88,8 +88,13 @@ function bestAlternating(n: number, cmds: { cmd: string[]; timeoutS?: number }[]
 }
 
 const repeatArg = process.argv.find((a) => a.startsWith('--repeat='));
-/** Runs per measurement: 3 up to 100k instructions, 1 above (override with --repeat=N). */
-const repeats = (instructions: number): number => (repeatArg ? Number(repeatArg.slice(9)) : instructions > 200_000 ? 1 : 3);
+/**
+ * Runs per measurement: 3, alternating (on a shared machine one run of each can land in
+ * different slow spells); 1 for the scale input above 200k instructions, where opt-19's
+ * quadratic mem2reg takes minutes (override with --repeat=N).
+ */
+const repeats = (kind: string, instructions: number): number =>
+  repeatArg ? Number(repeatArg.slice(9)) : kind === 'scale' && instructions > 200_000 ? 1 : 3;
 
 if (!hasTool('opt-19') || !existsSync('/usr/bin/time')) {
   console.error('needs opt-19 (llvm-19) and /usr/bin/time');
@@ -113,7 +118,7 @@ for (const kind of kinds) {
     const label = `${kind} ${instructions}`;
     const optOut = join(OUT, 'm2r-llvm.ll');
     const ourOut = join(OUT, 'm2r-ours.ll');
-    const R = repeats(instructions);
+    const R = repeats(kind, instructions);
     const [llvm, ours1, ours, llvmPP, oursPP] = bestAlternating(R, [
       { cmd: ['opt-19', '-passes=mem2reg', '-S', path, '-o', optOut], timeoutS: OPT_TIMEOUT },
       { cmd: [...SSAKIT, 'opt', path, '-passes=mem2reg', '-S', '-o', ourOut, '--threads', '1'] },
@@ -176,7 +181,7 @@ for (const kind of kinds) {
     console.error(`done: ${label}`);
   }
 }
-console.log('mem2reg, whole process (parse + verify + mem2reg + verify + print), same file, best of 3 runs (1 at 1M)');
+console.log('mem2reg, whole process (parse + verify + mem2reg + verify + print), same file, best of 3 alternating runs (1 for the scale input at 1M)');
 console.log('wall ratio = ssakit / opt-19 wall time; cpu ratio = the same in user+system time (steadier on a shared');
 console.log('machine); 1 thread = wall ratio with --threads 1 (big inputs are otherwise streamed on worker threads);');
 console.log('pp cpu ratio = the same without the pass (opt -S); +pass = cpu seconds the pass adds\n');
@@ -186,7 +191,7 @@ console.log(
     rows,
   ),
 );
-console.log('\nthe pass alone, in process, after warm-up (CPU ms, dominator trees included), best of 3 (1 at 1M)\n');
+console.log('\nthe pass alone, in process, after warm-up (CPU ms, dominator trees included), best of 3 (1 for the scale input at 1M)\n');
 console.log(table(['input', 'Cytron ms', 'Braun ms', 'Cytron ms/1k', 'Braun ms/1k', 'Braun/Cytron', 'phis', 'Braun phis'], passRows));
 console.log(mismatches === 0 ? '\nphi counts: equal to opt-19 in every function' : `\nphi counts: ${mismatches} function(s) differ from opt-19`);
 void fmt;
