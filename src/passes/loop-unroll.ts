@@ -201,7 +201,15 @@ function unroll(fn: Function, s: Shape, trip: number): void {
         const v = map.get(c.operand(j));
         if (v !== undefined) c.setOperand(j, v);
       }
-      if (c.op === Opcode.Phi) for (let j = 0; j < c.numIncoming; j++) c.setIncomingBlock(j, map.get(c.incomingBlock(j)) as BasicBlock);
+      if (c.op === Opcode.Phi) {
+        for (let j = c.numIncoming - 1; j >= 0; j--) {
+          const from = map.get(c.incomingBlock(j));
+          // an entry from outside the loop (only an unreachable block can branch into a
+          // non-header block of it) names an edge that reaches the original, not the copy
+          if (from === undefined) c.removeIncoming(j);
+          else c.setIncomingBlock(j, from as BasicBlock);
+        }
+      }
     }
     headers.push(map.get(header) as BasicBlock);
     latches.push(map.get(latch) as BasicBlock);

@@ -569,7 +569,9 @@ class Printer {
           w.str(k > 0 ? ', [ ' : '[ ');
           this.writeOperand(ops[k].value);
           w.str(', ');
-          this.writeOperand(bs[k]);
+          // a broken phi (fewer blocks than values) still prints, as LLVM prints a missing operand
+          if (k < bs.length && bs[k] != null) this.writeOperand(bs[k]);
+          else w.str('<badref>');
           w.str(' ]');
         }
         return;

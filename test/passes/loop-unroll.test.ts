@@ -114,6 +114,39 @@ y:
     expect(countOps(folded, 'br')).toBe(0);
   });
 
+  it('drops, in the copies, phi entries from an unreachable block that branches into the loop body (fuzz seed 4457)', () => {
+    // %dead has no predecessors, so it is in no loop, but %body's phi names it: the copies of
+    // %body are not its successors and must not keep the entry (they kept an undefined block)
+    const ir = `
+define i32 @f(i32 %a) {
+entry:
+  br label %h
+h:
+  %i = phi i32 [ 0, %entry ], [ %i1, %latch ]
+  %s = phi i32 [ %a, %entry ], [ %s1, %latch ]
+  br label %body
+body:
+  %t = phi i32 [ %s, %h ], [ 7, %dead ]
+  %s1 = add i32 %t, %i
+  br label %latch
+latch:
+  %i1 = add i32 %i, 1
+  %c = icmp slt i32 %i1, 4
+  br i1 %c, label %h, label %x
+x:
+  %r = phi i32 [ %s1, %latch ]
+  ret i32 %r
+dead:
+  br label %body
+}`;
+    const r = opt(ir, 'loop-unroll');
+    expect(stat(r, 'loop-unroll', 'loops unrolled')).toBe(1);
+    const t = r.fnText('f');
+    expect(t).toMatch(/%t = phi i32 \[ %a, %h \], \[ 7, %dead \]/);
+    expect(t).toMatch(/%t\.1 = phi i32 \[ %s1, %h\.1 \]\n/);
+    expect(sameResults(ir, 'loop-unroll', 'f', [[0], [10]])).toEqual([6, 16]);
+  });
+
   it('simulates slt, ne, ult, sgt and swapped operands and successors, with decrementing IVs', () => {
     const cases: [string, number][] = [
       // 10, 8, ..., 2 (the test on the phi: runs while i > 1 before the decrement)

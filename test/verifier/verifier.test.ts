@@ -32,6 +32,7 @@ import {
 import { ConstantZero } from '../../src/ir/index.js';
 import { VerifierError, assertValid, verifyFunction, verifyModule } from '../../src/ir/verifier.js';
 import { parseModule } from '../../src/text/index.js';
+import { printInstruction } from '../../src/text/printer.js';
 import { LLVM_MISSING, clangFileToLL, hasLlvm, listPrograms } from '../helpers/llvm.js';
 
 interface Fixture {
@@ -231,6 +232,22 @@ j:
     one(m.functions[0], /should have one entry for each predecessor.*2 entries, 3 incoming edges/);
     const ok = parseModule(text.replace('[ 1, %entry ], [ 2, %d ]', '[ 1, %entry ], [ 1, %entry ], [ 2, %d ]'), 't.ll');
     clean(ok.functions[0]);
+  });
+});
+
+describe('broken phis', () => {
+  it('a phi entry without a block is reported, and the phi still prints (with <badref>)', () => {
+    const f = setup(i32);
+    const j = f.block('j');
+    f.b.br(j);
+    f.b.setInsertPoint(j);
+    const p = f.b.phi(i32, 'q');
+    p.addIncoming(A(f, 0), f.fn.firstBlock!);
+    p.blocks!.push(null as unknown as BasicBlock); // what a pass bug once left: a value with no block
+    p.addOperand(A(f, 1));
+    f.b.ret(p);
+    one(f.fn, /PHI entry 1 has no incoming block/);
+    expect(printInstruction(p)).toBe('%q = phi i32 [ %a, %entry ], [ %b, <badref> ]');
   });
 });
 
