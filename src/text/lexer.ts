@@ -503,6 +503,8 @@ export class Lexer {
         q = r;
       }
     }
+    // as LLVM's lexer: a leading '+' only on a floating-point literal (`+1.5`, not `+5`)
+    if (!isFloat && src.charCodeAt(p) === 43) this.lexError(p, "'+' may only start a floating-point literal (write 5, not +5)");
     this.text = isFloat ? src.slice(p, q) : this.internAny(p, q);
     this.pos = q;
     return (this.tok = isFloat ? Tok.Float : Tok.Int);

@@ -41,6 +41,7 @@ describe('located parse errors', () => {
     ['string size', '@s = global [3 x i8] c"ab"', 1, 22, "constant string of 2 bytes does not match type '[3 x i8]'"],
     ['top level junk', 'hello', 1, 1, "expected a top-level entity, found 'hello'"],
     ['unterminated body', 'define void @f() {\n  ret void\n', 1, 8, "unterminated function body of '@f'"],
+    ['plus sign on an integer (llvm-as-19 rejects it too)', 'define i32 @f() {\n  ret i32 +5\n}', 2, 11, "'+' may only start a floating-point literal (write 5, not +5)"],
     ['exception handling', 'define void @f() {\n  resume i32 0\n}', 2, 3, "instruction 'resume' (exception handling) is not supported"],
   ];
   for (const [what, text, line, col, detail] of cases) {
