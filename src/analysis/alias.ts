@@ -148,6 +148,7 @@ export class AliasAnalysis {
   }
 
   alias(a: Value, sizeA: number, b: Value, sizeB: number): AliasResult {
+    // (the same answer aliasDecomposed gives, before decomposing b for nothing)
     if (a === b) return sizeA === sizeB && sizeA >= 0 ? 'must' : 'may';
     return this.aliasDecomposed(a, sizeA, b, decomposePointer(b), sizeB);
   }

@@ -138,7 +138,6 @@ class Printer {
   /** Where instruction lines and function bodies are written (one at a time: each is taken before the next). */
   private readonly w = new TextBuffer();
 
-
   /** The module's text in parts, each to be followed by a newline: strings, and functions printed as bytes. */
   moduleParts(): (string | Uint8Array)[] {
     const m = this.m!;
@@ -296,12 +295,8 @@ class Printer {
     switch (v.kind) {
       case ValueKind.Instruction:
       case ValueKind.Argument:
-      case ValueKind.BasicBlock: {
-        // locals are referenced most: a numbered one's `%N` comes from a cache shared by all functions
-        const slots = this.slots;
-        const s = slots === null ? -2 : slots.slotOf(v);
-        return s >= 0 ? slotRef(s) : '%' + this.localName(v);
-      }
+      case ValueKind.BasicBlock:
+        return '%' + this.localName(v);
       case ValueKind.Function:
       case ValueKind.GlobalVariable:
       case ValueKind.GlobalAlias:
@@ -577,7 +572,7 @@ class Printer {
         return;
       }
       case Opcode.Call:
-        w.str(this.call(i));
+        this.writeCall(i);
         return;
       case Opcode.Select:
         w.str('select');
@@ -655,32 +650,51 @@ class Printer {
 
   private writeAlign(align: number): void {
     this.w.str(', align ');
-    this.w.str(alignText(align));
+    this.w.uint(align);
   }
 
-  private call(i: Instruction): string {
+  private writeCall(i: Instruction): void {
+    const w = this.w;
     const ca = i.callAttrs;
     const fnType = i.auxType!;
-    let t = '';
-    if (i.flags & Flag.Tail) t += 'tail ';
-    else if (i.flags & Flag.MustTail) t += 'musttail ';
-    else if (i.flags & Flag.NoTail) t += 'notail ';
-    t += 'call' + fmf(i.flags);
-    if (ca !== null && ca.cconv !== '') t += ' ' + ca.cconv;
-    if (ca !== null && ca.ret !== '') t += ' ' + ca.ret;
-    // LLVM prints the full function type only for varargs callees.
-    t += ' ' + (fnType.vararg ? fnType.toString() : fnType.returnType.toString());
-    t += ' ' + this.operand(i.ops[0].value) + '(';
-    for (let k = 1; k < i.ops.length; k++) {
-      if (k > 1) t += ', ';
-      const v = i.ops[k].value;
-      const attrs = ca !== null ? ca.args[k - 1] ?? '' : '';
-      if (v.kind === ValueKind.Metadata) t += `metadata ${attrs !== '' ? attrs + ' ' : ''}${(v as MetadataValue).text}`;
-      else t += `${v.type}${attrs !== '' ? ' ' + attrs : ''} ${this.operand(v)}`;
+    if (i.flags & Flag.Tail) w.str('tail ');
+    else if (i.flags & Flag.MustTail) w.str('musttail ');
+    else if (i.flags & Flag.NoTail) w.str('notail ');
+    w.str('call');
+    w.str(fmf(i.flags));
+    if (ca !== null && ca.cconv !== '') {
+      w.char(32);
+      w.str(ca.cconv);
     }
-    t += ')';
-    if (ca !== null && ca.fn !== '') t += ' ' + ca.fn;
-    return t;
+    if (ca !== null && ca.ret !== '') {
+      w.char(32);
+      w.str(ca.ret);
+    }
+    // LLVM prints the full function type only for varargs callees.
+    w.char(32);
+    w.str(fnType.vararg ? fnType.toString() : fnType.returnType.toString());
+    w.char(32);
+    this.writeOperand(i.ops[0].value);
+    w.char(40); // '('
+    for (let k = 1; k < i.ops.length; k++) {
+      if (k > 1) w.str(', ');
+      const v = i.ops[k].value;
+      const attrs = ca !== null ? (ca.args[k - 1] ?? '') : '';
+      const metadata = v.kind === ValueKind.Metadata;
+      w.str(metadata ? 'metadata' : v.type.toString());
+      if (attrs !== '') {
+        w.char(32);
+        w.str(attrs);
+      }
+      w.char(32);
+      if (metadata) w.str((v as MetadataValue).text);
+      else this.writeOperand(v);
+    }
+    w.char(41); // ')'
+    if (ca !== null && ca.fn !== '') {
+      w.char(32);
+      w.str(ca.fn);
+    }
   }
 }
 
@@ -730,23 +744,6 @@ function fmf(f: number): string {
   if (f & Flag.Contract) s += ' contract';
   if (f & Flag.AFn) s += ' afn';
   return s;
-}
-
-const SLOT_REFS: string[] = [];
-/** `%N` for a slot number (cached: a function refers to each of its values several times, and numbers repeat across functions). */
-function slotRef(n: number): string {
-  const refs = SLOT_REFS;
-  if (n < refs.length) return refs[n];
-  if (n >= 1 << 17) return '%' + n;
-  // grown in order, so the array stays packed
-  while (refs.length <= n) refs.push('%' + refs.length);
-  return refs[n];
-}
-
-const ALIGN_TEXT: string[] = [];
-/** The decimal text of an alignment (a power of two; cached, as each load and store prints one). */
-function alignText(a: number): string {
-  return a < 64 ? (ALIGN_TEXT[a] ??= String(a)) : String(a);
 }
 
 function quoteString(s: string): string {

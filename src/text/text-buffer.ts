@@ -44,8 +44,12 @@ export class TextBuffer {
     this.buf[this.pos++] = c;
   }
 
-  /** Appends the decimal digits of a non-negative integer below 2^31 (no string made). */
+  /** Appends the decimal digits of a non-negative integer (no string made below 2^31). */
   uint(n: number): void {
+    if (n >= 0x80000000) {
+      this.str(String(n));
+      return;
+    }
     if (this.pos + 10 > this.buf.length) this.grow(10);
     const buf = this.buf;
     let digits = 1;

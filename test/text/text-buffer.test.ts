@@ -37,7 +37,7 @@ describe('TextBuffer', () => {
 
   it('writes integers in decimal', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.constantFrom(0, 9, 10, 99, 100, 2 ** 31 - 1)), { maxLength: 30 }), (ns) => {
+      fc.property(fc.array(fc.oneof(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.constantFrom(0, 9, 10, 99, 100, 2 ** 31 - 1, 2 ** 31, 2 ** 32)), { maxLength: 30 }), (ns) => {
         const w = new TextBuffer();
         for (const n of ns) {
           w.uint(n);
