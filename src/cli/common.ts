@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { isAscii } from 'node:buffer';
-import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { SourceError, RuntimeError } from '../util/diagnostic.js';
 
 /** An error the CLI prints as is (already formatted) and exits with `code`. */
@@ -26,15 +26,7 @@ export function readInput(file: string): string {
 }
 
 export function writeOutput(file: string | undefined, text: string): void {
-  if (file === undefined || file === '-') {
-    writeStdout(text);
-    return;
-  }
-  try {
-    writeFileSync(file, text);
-  } catch (e) {
-    throw new CliError(`ssakit: error: cannot write '${file}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
+  writeOutputBytes(file, [Buffer.from(text, 'utf8')]);
 }
 
 /** Writes UTF-8 chunks in order to a file or ('-') to stdout. */
@@ -43,18 +35,14 @@ export function writeOutputBytes(file: string | undefined, chunks: readonly Uint
     for (const c of chunks) writeBytesSync(1, c);
     return;
   }
-  let fd: number;
+  let fd = -1;
   try {
     fd = openSync(file, 'w');
-  } catch (e) {
-    throw new CliError(`ssakit: error: cannot write '${file}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  try {
     for (const c of chunks) writeBytesSync(fd, c);
   } catch (e) {
     throw new CliError(`ssakit: error: cannot write '${file}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   } finally {
-    closeSync(fd);
+    if (fd >= 0) closeSync(fd);
   }
 }
 

@@ -169,16 +169,7 @@ export class Function extends Value {
         }
       }
     }
-    // The blocks are detached, so a stale reference to one reads as a deleted block.
-    for (let b = this.firstBlock; b !== null; ) {
-      const next = b.next;
-      b.prev = b.next = null;
-      b.parent = null;
-      b.id = -1;
-      b = next;
-    }
-    this.firstBlock = this.lastBlock = null;
-    this.numBlocks = 0;
+    while (this.firstBlock !== null) this.unlinkBlock(this.firstBlock);
     this.blockIdBound = this.instIdBound = 0;
   }
 }

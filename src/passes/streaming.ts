@@ -88,11 +88,14 @@ export function optimizeText(text: string, fileName: string, opts: OptimizeTextO
     if (verify) result.outputProblems = verifyModule(m);
     if (result.outputProblems.length > 0) return result;
   }
-  if (print) {
-    if (job.printBytes) result.outputBytes = printModuleBytes(m);
-    else result.output = printModule(m);
-  }
+  if (print) printInto(result, m, job);
   return result;
+}
+
+/** The printed module into `result.output`, or as chunks into `result.outputBytes` (printBytes). */
+function printInto(result: OptimizeTextResult, m: Module, job: StreamJob, printed?: ReadonlyMap<Function, string | Uint8Array>): void {
+  if (job.printBytes) result.outputBytes = printModuleBytes(m, { printed });
+  else result.output = printModule(m, { printed });
 }
 
 /** Whether `optimizeText` can process this text and pipeline function by function. */
@@ -240,10 +243,7 @@ export function finishStream(st: StreamState, job: StreamJob): OptimizeTextResul
     result.outputProblems = inModuleOrder(m, st.outputProblems);
     if (result.outputProblems.length > 0) return result;
   }
-  if (job.print) {
-    if (job.printBytes) result.outputBytes = printModuleBytes(m, { printed: st.printed });
-    else result.output = printModule(m, { printed: st.printed });
-  }
+  if (job.print) printInto(result, m, job, st.printed);
   return result;
 }
 

@@ -151,6 +151,27 @@ const FUNCTION_DEF = /(?:define|declare)\b[^@\n]*@("(?:[^"\\]|\\.)*"|[-a-zA-Z$._
 /** `@name = … global|constant|alias|ifunc` at a line's first non-blank character (prescan, sticky). */
 const GLOBAL_DEF = /@("(?:[^"\\]|\\.)*"|[-a-zA-Z$._0-9]+)[ \t]*=[^\n]*?\b(alias|ifunc|global|constant)\b/y;
 
+/**
+ * What the words at each intern slot of the lexer mean: one array load and a string compare
+ * instead of a Map lookup for every opcode and type word read (1M instructions read about 3M
+ * of them). A slot holds the last word looked up there; an entry is used only when its word
+ * is the word, so a stale or colliding slot costs a lookup, never a wrong answer.
+ */
+class WordCache<T> {
+  private readonly words: (string | undefined)[] = new Array<string | undefined>(INTERN_SLOTS).fill(undefined);
+  private readonly values: (T | undefined)[] = new Array<T | undefined>(INTERN_SLOTS).fill(undefined);
+
+  get(slot: number, w: string): T | undefined {
+    return slot >= 0 && this.words[slot] === w ? this.values[slot] : undefined;
+  }
+
+  set(slot: number, w: string, v: T): void {
+    if (slot < 0) return;
+    this.words[slot] = w;
+    this.values[slot] = v;
+  }
+}
+
 class Parser {
   private lx: Lexer;
   private m = new Module();
@@ -664,24 +685,17 @@ class Parser {
 
   // ---- types --------------------------------------------------------------------------
 
-  /**
-   * What the words at each intern slot of the lexer mean, cached: one array load and a
-   * string compare instead of a Map lookup for every opcode and type word read (1M
-   * instructions read about 3M of them). An entry is used only when its word is the word.
-   */
-  private readonly typeWord: (string | undefined)[] = new Array<string | undefined>(INTERN_SLOTS).fill(undefined);
-  private readonly typeBySlot: (Type | undefined)[] = new Array<Type | undefined>(INTERN_SLOTS).fill(undefined);
-  private readonly opWord: (string | undefined)[] = new Array<string | undefined>(INTERN_SLOTS).fill(undefined);
-  private readonly opBySlot = new Int32Array(INTERN_SLOTS);
+  /** Opcode and type words already looked up (see WordCache). */
+  private readonly opcodes = new WordCache<Opcode>();
+  private readonly types = new WordCache<Type>();
 
   /** The opcode a word names (undefined for other words). */
   private opcodeOf(w: string): Opcode | undefined {
     const slot = this.lx.slot;
-    if (slot >= 0 && this.opWord[slot] === w) return this.opBySlot[slot] as Opcode;
-    const op = OPCODE_BY_NAME.get(w);
-    if (op !== undefined && slot >= 0) {
-      this.opWord[slot] = w;
-      this.opBySlot[slot] = op;
+    let op = this.opcodes.get(slot, w);
+    if (op === undefined) {
+      op = OPCODE_BY_NAME.get(w);
+      if (op !== undefined) this.opcodes.set(slot, w, op);
     }
     return op;
   }
@@ -759,13 +773,11 @@ class Parser {
 
   private simpleType(w: string, loc: Loc): Type {
     const slot = this.lx.slot;
-    if (slot >= 0 && this.typeWord[slot] === w) return this.typeBySlot[slot]!;
+    const cached = this.types.get(slot, w);
+    if (cached !== undefined) return cached;
     const known = SIMPLE_TYPES.get(w);
     if (known !== undefined) {
-      if (slot >= 0) {
-        this.typeWord[slot] = w;
-        this.typeBySlot[slot] = known;
-      }
+      this.types.set(slot, w, known);
       return known;
     }
     const c = w.charCodeAt(0);

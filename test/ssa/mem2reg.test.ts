@@ -1,5 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeDominators } from '../../src/analysis/dominators.js';
 import { verifyModule } from '../../src/ir/verifier.js';
@@ -446,5 +448,14 @@ join:
     const t = execFileSync('node', [cli, 'analyze', '-', '--trace=mem2reg', '--function', 'f'], { input: ll, encoding: 'utf8' });
     expect(t).toMatch(/defining blocks: \{%entry, %then\}/);
     expect(t).toMatch(/phis placed in: \{%join\}/);
+
+    // -o: the same text in a file; an unwritable path is a clear error with exit code 1
+    const dir = mkdtempSync(join(tmpdir(), 'ssakit-opt-'));
+    execFileSync('node', [cli, 'opt', '-', '-passes=mem2reg', '-S', '-o', join(dir, 'out.ll')], { input: ll });
+    expect(readFileSync(join(dir, 'out.ll'), 'utf8')).toBe(r);
+    const bad = spawnSync('node', [cli, 'opt', '-', '-S', '-o', join(dir, 'no', 'such', 'dir.ll')], { input: ll, encoding: 'utf8' });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/^ssakit: error: cannot write '.*dir\.ll': ENOENT/);
+    rmSync(dir, { recursive: true });
   });
 });
