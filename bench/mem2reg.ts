@@ -17,7 +17,7 @@ import { Opcode } from '../src/ir/opcodes.js';
 import type { Module } from '../src/ir/module.js';
 import { runPipeline } from '../src/passes/index.js';
 import { parseModule } from '../src/text/parser.js';
-import { OUT, SSAKIT, countInstructions, fmt, hasTool, largeInput, sizesFromArgs, table } from './common.js';
+import { OUT, SSAKIT, countInstructions, fmt, hasTool, largeInput, repeatFromArgs, sizesFromArgs, table } from './common.js';
 import { scaleFunctionIR } from './mem2reg-input.js';
 
 interface Run {
@@ -87,14 +87,12 @@ function bestAlternating(n: number, cmds: { cmd: string[]; timeoutS?: number }[]
   return out.map((r) => r ?? null);
 }
 
-const repeatArg = process.argv.find((a) => a.startsWith('--repeat='));
 /**
  * Runs per measurement: 3, alternating (on a shared machine one run of each can land in
  * different slow spells); 1 for the scale input above 200k instructions, where opt-19's
  * quadratic mem2reg takes minutes (override with --repeat=N).
  */
-const repeats = (kind: string, instructions: number): number =>
-  repeatArg ? Number(repeatArg.slice(9)) : kind === 'scale' && instructions > 200_000 ? 1 : 3;
+const repeats = (kind: string, instructions: number): number => repeatFromArgs(kind === 'scale' && instructions > 200_000 ? 1 : 3);
 
 if (!hasTool('opt-19') || !existsSync('/usr/bin/time')) {
   console.error('needs opt-19 (llvm-19) and /usr/bin/time');

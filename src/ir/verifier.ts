@@ -102,6 +102,12 @@ interface UseProblems {
   pending: boolean;
 }
 
+/** Records a finding of the dominance rule (reported after the walk, in layout order). */
+function note(out: UseProblems, kind: UseProblem, inst: Instruction, def: Instruction, at: number, block: BasicBlock | null): void {
+  (out.list ??= []).push({ kind, inst, def, at, block });
+  if (kind === UseProblem.MaybeLaterInBlock) out.pending = true;
+}
+
 /** Whether the block ids are unique and below blockIdBound (what the CFG's arrays need). */
 function blockIdsOk(fn: Function): boolean {
   const bound = fn.blockIdBound;
@@ -278,20 +284,17 @@ class FunctionVerifier {
       if (isPhi) {
         const p = i.blocks?.[j];
         if (p == null || p.parent !== fn || !cfg.isReachable(p.id)) continue;
-        if (defBlock !== p && !dt.dominates(defBlock.id, p.id)) (out.list ??= []).push({ kind: UseProblem.NotAtEndOfIncoming, inst: i, def: d, at: k, block: p });
+        if (defBlock !== p && !dt.dominates(defBlock.id, p.id)) note(out, UseProblem.NotAtEndOfIncoming, i, d, k, p);
         continue;
       }
       if (d === i) {
-        (out.list ??= []).push({ kind: UseProblem.SelfReference, inst: i, def: d, at: k, block: null });
+        note(out, UseProblem.SelfReference, i, d, k, null);
         continue;
       }
       if (defBlock === bb) {
-        if (!layout.recorded(d)) {
-          (out.list ??= []).push({ kind: UseProblem.MaybeLaterInBlock, inst: i, def: d, at: k, block: null });
-          out.pending = true;
-        }
+        if (!layout.recorded(d)) note(out, UseProblem.MaybeLaterInBlock, i, d, k, null);
       } else if (!dt.dominates(defBlock.id, useBlock)) {
-        (out.list ??= []).push({ kind: UseProblem.NotDominated, inst: i, def: d, at: k, block: defBlock });
+        note(out, UseProblem.NotDominated, i, d, k, defBlock);
       }
     }
   }
