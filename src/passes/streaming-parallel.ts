@@ -1,10 +1,14 @@
 /**
  * optimizeText on several threads: when the module can be streamed (see streaming.ts),
  * its function bodies are independent of each other, so threads can each read the whole
- * text but process only their share of the bodies, skipping the others unread. The main
- * thread takes the first share and prints the module; each worker thread
- * (streaming-worker.ts) sends back the printed text of its functions. This is how linkers
- * such as lld and mold use several cores; LLVM's own `opt` reads and optimizes on one.
+ * text but process only their share of the bodies, skipping the others unread. By default
+ * the threads claim the definitions one by one as they reach them (a shared counter,
+ * `claimedShare`), so the work balances itself whatever each function costs and however
+ * late a worker gets going (a worker starts its own JIT from cold, 0.3 s behind the main
+ * thread); `split: 'even'` gives fixed shares of equal body bytes instead. The main thread
+ * prints the module; each worker thread (streaming-worker.ts) sends back the printed text
+ * of the functions it took. This is how linkers such as lld and mold use several cores;
+ * LLVM's own `opt` reads and optimizes on one.
  *
  * The shares come from a textual scan (`findBodies`) that expects the layout LLVM prints:
  * `define … {` ending its line, `}` starting the line that closes the body. Every thread
@@ -13,9 +17,9 @@
  * problem in any thread sends the whole job to the one-thread way, which gives the
  * canonical result and error. So the output is byte for byte that of `optimizeText`.
  *
- * Invariants: the main thread reads the definitions [0, first share) and the workers
- * consecutive ranges after it, in text order; a worker that dies or fails is a fallback,
- * never a hang (the main thread waits on events, not on a lock).
+ * Invariants: each definition is read by exactly one thread, and every thread reads its
+ * definitions in text order; a worker that dies or fails is a fallback, never a hang (the
+ * main thread waits on events, not on a lock).
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -26,11 +30,14 @@ import { parsePipeline } from './registry.js';
 import { createPassManager, ensureRegistered } from './index.js';
 import {
   canStream,
+  claimedShare,
   finishStream,
   optimizeText,
+  rangeShare,
   streamFunctions,
   type OptimizeTextOptions,
   type OptimizeTextResult,
+  tuneHeapForStreaming,
   type StreamJob,
 } from './streaming.js';
 
@@ -42,6 +49,12 @@ export interface ParallelOptions extends OptimizeTextOptions {
    * 400k instructions): each thread warms up its own JIT and reads the whole text.
    */
   minParallelBytes?: number;
+  /**
+   * How the definitions are shared out: 'claim' (default), one by one as the threads reach
+   * them; 'even', in consecutive ranges of about equal body bytes fixed in advance (every
+   * thread gets some, whatever the timing: what the tests use).
+   */
+  split?: 'claim' | 'even';
 }
 
 /** What a worker is given (streaming-worker.ts). */
@@ -54,13 +67,19 @@ export interface WorkerTask {
   printBytes: boolean;
   timePasses: boolean;
   bodies: Int32Array;
+  /** The claim counter (on a SharedArrayBuffer) with split 'claim'; null with 'even'. */
+  counter: Int32Array | null;
+  /** The range of definitions with split 'even'. */
   from: number;
   to: number;
 }
 
-/** What a worker sends back: the printed functions of its share, or that it could not do it cleanly. */
+/**
+ * What a worker sends back: the definitions it took (indices in text order) and their
+ * printed text, or that it could not do it cleanly.
+ */
 export type WorkerReply =
-  | { ok: true; printed: (string | Uint8Array)[]; stats: [string, string, number][]; timings: PassTiming[] }
+  | { ok: true; taken: number[]; printed: (string | Uint8Array)[]; stats: [string, string, number][]; timings: PassTiming[] }
   | { ok: false; reason: string };
 
 const WORKER_URL = new URL('./streaming-worker.js', import.meta.url);
@@ -137,17 +156,17 @@ export async function optimizeTextParallel(text: string, fileName: string, opts:
   const print = opts.print ?? true;
   const printBytes = opts.printBytes ?? false;
   const job: StreamJob = { nodes, instr, verify, print, printBytes };
-  // A worker starts late (its thread, its copy of the code, the text passed over), while
-  // the main thread's extra work at the end is small now that printed functions are bytes:
-  // the main thread takes a little more. Measured on the 1M-instruction file with two
-  // threads: at 0.75 the worker ended 0.16–0.56 s after the main thread, at 1.0 0.02–0.43 s
-  // after, at 1.2 always before it.
-  const cuts = splitBodies(bodies, threads, 1.1);
+  if (opts.tuneHeap) tuneHeapForStreaming(); // before the workers start: they share the flag
+  const claim = (opts.split ?? 'claim') === 'claim';
+  const counter = claim ? new Int32Array(new SharedArrayBuffer(4)) : null;
+  const cuts = claim ? null : splitBodies(bodies, threads);
   const workers: Worker[] = [];
   const replies: Promise<WorkerReply>[] = [];
   for (let t = 1; t < threads; t++) {
-    if (cuts[t] === cuts[t + 1]) continue;
-    const task: WorkerTask = { text, fileName, pipeline, verify, print, printBytes, timePasses: Boolean(instr.timePasses), bodies, from: cuts[t], to: cuts[t + 1] };
+    const from = cuts?.[t] ?? 0;
+    const to = cuts?.[t + 1] ?? 0;
+    if (cuts !== null && from === to) continue;
+    const task: WorkerTask = { text, fileName, pipeline, verify, print, printBytes, timePasses: Boolean(instr.timePasses), bodies, counter, from, to };
     const w = new Worker(WORKER_URL, { workerData: task });
     workers.push(w);
     replies.push(
@@ -163,7 +182,7 @@ export async function optimizeTextParallel(text: string, fileName: string, opts:
   };
   let st;
   try {
-    st = streamFunctions(text, fileName, job, { bodies, from: 0, to: cuts[1] });
+    st = streamFunctions(text, fileName, job, counter !== null ? claimedShare(bodies, counter) : rangeShare(bodies, 0, cuts![1]));
   } catch {
     stop();
     // A text error, a body table mismatch (BodyTableMismatch) or a failing pass: the
@@ -175,12 +194,15 @@ export async function optimizeTextParallel(text: string, fileName: string, opts:
   if (st.inputProblems.size > 0 || st.outputProblems.size > 0 || got.some((r) => !r.ok)) return optimizeText(text, fileName, opts);
 
   if (nodes.length > 0) st.pm ??= createPassManager(st.m, instr); // the main share may have had no function
-  let k = cuts[1];
+  let read = st.taken.length;
   for (const r of got) {
     if (!r.ok) continue; // (all are ok here; this narrows the type)
-    for (const s of r.printed) st.printed.set(st.definitions[k++], s);
+    read += r.taken.length;
+    if (print) r.taken.forEach((k, i) => st.printed.set(st.definitions[k], r.printed[i]));
     st.pm?.addCounters(r.stats, r.timings);
   }
+  // Each definition was read by exactly one thread (claimedShare); a cheap check that none was left out.
+  if (read !== st.definitions.length) return optimizeText(text, fileName, opts);
   const result = finishStream(st, job);
   result.threads = 1 + got.length;
   return result;

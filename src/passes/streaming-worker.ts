@@ -1,7 +1,7 @@
 /**
  * A worker thread of optimizeTextParallel (streaming-parallel.ts): reads the whole text,
  * processes the definitions of its share (verify, passes, verify, print) and skips the
- * other bodies, then sends back the printed functions. Anything not clean — a text error,
+ * other bodies, then sends back which definitions it took and their printed text. Anything not clean — a text error,
  * a verifier problem, a body table that does not match — is reported as not ok, and the
  * main thread redoes the job on one thread to give the canonical result.
  */
@@ -9,7 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { parsePipeline } from './registry.js';
 import { ensureRegistered } from './index.js';
 import type { WorkerReply, WorkerTask } from './streaming-parallel.js';
-import { streamFunctions } from './streaming.js';
+import { claimedShare, rangeShare, streamFunctions } from './streaming.js';
 
 function run(task: WorkerTask): WorkerReply {
   ensureRegistered();
@@ -18,12 +18,11 @@ function run(task: WorkerTask): WorkerReply {
     task.text,
     task.fileName,
     { nodes, instr: { timePasses: task.timePasses }, verify: task.verify, print: task.print, printBytes: task.printBytes },
-    { bodies: task.bodies, from: task.from, to: task.to },
+    task.counter !== null ? claimedShare(task.bodies, task.counter) : rangeShare(task.bodies, task.from, task.to),
   );
   if (st.inputProblems.size > 0 || st.outputProblems.size > 0) return { ok: false, reason: 'verifier problems' };
-  const printed: (string | Uint8Array)[] = [];
-  for (let k = task.from; k < task.to; k++) printed.push(task.print ? (st.printed.get(st.definitions[k]) ?? '') : '');
-  return { ok: true, printed, stats: st.pm?.counterRows() ?? [], timings: st.pm ? [...st.pm.timings.values()] : [] };
+  const printed = task.print ? st.taken.map((k) => st.printed.get(st.definitions[k]) ?? '') : [];
+  return { ok: true, taken: st.taken, printed, stats: st.pm?.counterRows() ?? [], timings: st.pm ? [...st.pm.timings.values()] : [] };
 }
 
 let reply: WorkerReply;

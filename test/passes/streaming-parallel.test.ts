@@ -6,7 +6,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { optimizeText } from '../../src/passes/index.js';
+import { claimedShare } from '../../src/passes/streaming.js';
 import { parseModule } from '../../src/text/parser.js';
 import { clangFileToLL, hasLlvm, listPrograms, LLVM_MISSING } from '../helpers/llvm.js';
 
@@ -17,7 +19,9 @@ beforeAll(async () => {
   lib = (await import('../../dist/index.js' as string)) as Lib;
 });
 
-const FORCE = { threads: 3, minParallelBytes: 0 };
+// 'even' shares: every thread gets functions, whatever the timing (with 'claim', the main
+// thread may read a small module before a worker has started).
+const FORCE = { threads: 3, minParallelBytes: 0, split: 'even' } as const;
 
 function fn(name: string, k: number): string {
   return `define i32 @${name}(i32 %a) {
@@ -63,15 +67,38 @@ describe('findBodies and splitBodies', () => {
   });
 });
 
+describe('claimedShare', () => {
+  it('gives each definition to exactly one thread, in text order, under any interleaving', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 4 }), fc.array(fc.nat(), { maxLength: 200 }), (n, threads, schedule) => {
+        const counter = new Int32Array(new SharedArrayBuffer(4));
+        const shares = Array.from({ length: threads }, () => claimedShare(new Int32Array(0), counter));
+        const at = new Array<number>(threads).fill(0); // the next definition each thread reaches
+        const taken: number[][] = shares.map(() => []);
+        // Threads step through the definitions in the order the schedule says, then run to the end.
+        const step = (t: number): void => {
+          if (at[t] < n && shares[t].take(at[t])) taken[t].push(at[t]);
+          at[t]++;
+        };
+        for (const x of schedule) step(x % threads);
+        for (let t = 0; t < threads; t++) while (at[t] < n) step(t);
+        expect(taken.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, k) => k));
+      }),
+    );
+  });
+});
+
 describe('optimizeTextParallel = optimizeText', () => {
   it('on a module whose calls cross shares, with stats merged', async () => {
-    for (const pipeline of ['', 'mem2reg', 'mem2reg,out-of-ssa']) {
-      const p = await lib.optimizeTextParallel(MODULE, 'm.ll', { ...FORCE, pipeline, instrumentation: { timePasses: true } });
-      const s = optimizeText(MODULE, 'm.ll', { pipeline });
-      expect(p.threads).toBe(3);
-      expect(p.output).toBe(s.output);
-      if (pipeline !== '') expect(p.pm!.statsReport()).toBe(s.pm!.statsReport());
-      if (pipeline !== '') expect(p.pm!.timings.get('mem2reg')!.runs).toBe(8);
+    for (const split of ['even', 'claim'] as const) {
+      for (const pipeline of ['', 'mem2reg', 'mem2reg,out-of-ssa']) {
+        const p = await lib.optimizeTextParallel(MODULE, 'm.ll', { ...FORCE, split, pipeline, instrumentation: { timePasses: true } });
+        const s = optimizeText(MODULE, 'm.ll', { pipeline });
+        expect(p.threads).toBe(3);
+        expect(p.output).toBe(s.output);
+        if (pipeline !== '') expect(p.pm!.statsReport()).toBe(s.pm!.statsReport());
+        if (pipeline !== '') expect(p.pm!.timings.get('mem2reg')!.runs).toBe(8);
+      }
     }
   });
 
@@ -140,10 +167,12 @@ describe.runIf(llvm)('optimizeTextParallel = optimizeText on the corpus', () => 
     let parallel = 0;
     for (const prog of listPrograms('test/programs')) {
       const text = readFileSync(clangFileToLL(prog.path, 'O0'), 'utf8');
-      const p = await lib.optimizeTextParallel(text, prog.name, { threads: 2, minParallelBytes: 0, pipeline: 'mem2reg' });
       const s = optimizeText(text, prog.name, { pipeline: 'mem2reg' });
-      expect(p.output, prog.name).toBe(s.output);
-      if (p.threads > 1) parallel++;
+      for (const split of ['even', 'claim'] as const) {
+        const p = await lib.optimizeTextParallel(text, prog.name, { threads: 2, minParallelBytes: 0, pipeline: 'mem2reg', split });
+        expect(p.output, `${prog.name} (${split})`).toBe(s.output);
+        if (p.threads > 1 && split === 'even') parallel++;
+      }
     }
     // Most programs have several functions and LLVM's layout: they really ran on two threads.
     expect(parallel).toBeGreaterThan(listPrograms('test/programs').length / 2);

@@ -50,6 +50,7 @@ export function registerOpt(program: Command): void {
         verify: !o.disableVerify,
         print: !o.disableOutput,
         printBytes: true,
+        tuneHeap: true,
         streaming: o.streaming !== false,
         instrumentation: {
           verifyEach: Boolean(o.verifyEach),
