@@ -10,7 +10,7 @@ export { parseModule } from './text/parser.js';
 export { printModule, printFunction, printInstruction, printValue } from './text/printer.js';
 export { functionSlots, FunctionSlots } from './text/slots.js';
 export * from './analysis/index.js';
-export { runPipeline, parsePipeline, passInfos, PassManager, VerifyEachError, PipelineError, optimizeText, canStream, optimizeTextParallel, findBodies, splitBodies } from './passes/index.js';
+export { runPipeline, parsePipeline, passInfos, PassManager, VerifyEachError, PipelineError, optimizeText, canStream, optimizeTextParallel, findBodies, splitBodies, startWorkers, stopWorkers, likelyWorkers } from './passes/index.js';
 export type { OptimizeTextOptions, OptimizeTextResult, ParallelOptions } from './passes/index.js';
 export type { FunctionPass, ModulePass, PassResult, PassContext, Analysis, Preserved } from './passes/pass.js';
 export { registerPass } from './passes/registry.js';

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { isAscii } from 'node:buffer';
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { SourceError, RuntimeError } from '../util/diagnostic.js';
 
 /** An error the CLI prints as is (already formatted) and exits with `code`. */
@@ -22,6 +22,16 @@ export function readInput(file: string): string {
     return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
   } catch (e) {
     throw new CliError(`ssakit: error: cannot read '${file}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+/** The size in bytes of an input file; 0 for stdin or when it cannot be known (readInput reports why). */
+export function inputSize(file: string): number {
+  if (file === '-') return 0;
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
   }
 }
 

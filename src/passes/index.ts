@@ -82,4 +82,4 @@ export function runPipeline(m: Module, pipeline: string, instr: Instrumentation 
 export { parsePipeline, passInfos, PipelineError } from './registry.js';
 export { PassManager, VerifyEachError } from './pass-manager.js';
 export { optimizeText, canStream, type OptimizeTextOptions, type OptimizeTextResult } from './streaming.js';
-export { optimizeTextParallel, findBodies, splitBodies, parallelAvailable, type ParallelOptions } from './streaming-parallel.js';
+export { optimizeTextParallel, findBodies, splitBodies, parallelAvailable, startWorkers, stopWorkers, likelyWorkers, type ParallelOptions, type StartedWorker } from './streaming-parallel.js';

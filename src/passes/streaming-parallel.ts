@@ -55,6 +55,69 @@ export interface ParallelOptions extends OptimizeTextOptions {
    * thread gets some, whatever the timing: what the tests use).
    */
   split?: 'claim' | 'even';
+  /**
+   * Worker threads started ahead (`startWorkers`, e.g. before the text was read, so that
+   * their start-up overlaps the reading); used for the job or stopped.
+   */
+  workers?: StartedWorker[];
+}
+
+/** Below this many bytes of function bodies, one thread is faster (see minParallelBytes). */
+const MIN_PARALLEL_BYTES = 16_000_000;
+
+/** A worker thread waiting for its task (streaming-worker.ts), and its reply to come. */
+export interface StartedWorker {
+  worker: Worker;
+  reply: Promise<WorkerReply>;
+}
+
+/**
+ * Starts `n` worker threads that wait for a task. A worker's own start (a thread, Node's
+ * bootstrap, the worker script compiled) takes about 0.3 s; started before the text is
+ * read, it overlaps the reading. Idle workers do not keep the process alive.
+ */
+export function startWorkers(n: number): StartedWorker[] {
+  const out: StartedWorker[] = [];
+  if (!parallelAvailable()) return out;
+  for (let k = 0; k < n; k++) {
+    const worker = new Worker(WORKER_URL);
+    worker.unref();
+    const reply = new Promise<WorkerReply>((resolve) => {
+      worker.once('message', (m: WorkerReply) => resolve(m));
+      worker.once('error', (e) => resolve({ ok: false, reason: String(e) }));
+      worker.once('exit', (code) => resolve({ ok: false, reason: `worker exited (${code}) without a reply` }));
+    });
+    out.push({ worker, reply });
+  }
+  return out;
+}
+
+/** Stops worker threads (those that have replied, and idle or busy ones alike). */
+export function stopWorkers(workers: readonly StartedWorker[]): void {
+  for (const w of workers) void w.worker.terminate();
+}
+
+/**
+ * How many worker threads `optimizeTextParallel` is likely to use for an input of
+ * `inputBytes` bytes, judged before reading it: from the options, the pipeline and the
+ * size alone (the text itself may still rule them out). What a caller that reads the
+ * input itself passes to `startWorkers` first.
+ */
+export function likelyWorkers(inputBytes: number, opts: ParallelOptions = {}): number {
+  ensureRegistered();
+  const instr = opts.instrumentation ?? {};
+  const threads = threadCount(opts);
+  if (threads < 2 || opts.streaming === false || instr.trace || !parallelAvailable()) return 0;
+  if (inputBytes < (opts.minParallelBytes ?? MIN_PARALLEL_BYTES)) return 0;
+  try {
+    return canStream('', parsePipeline(opts.pipeline ?? ''), instr) ? threads - 1 : 0;
+  } catch {
+    return 0; // a bad pipeline: optimizeTextParallel reports it
+  }
+}
+
+function threadCount(opts: ParallelOptions): number {
+  return Math.max(1, Math.floor(opts.threads ?? Math.min(4, availableParallelism())));
 }
 
 /** What a worker is given (streaming-worker.ts). */
@@ -142,44 +205,41 @@ export async function optimizeTextParallel(text: string, fileName: string, opts:
   const pipeline = opts.pipeline ?? '';
   const nodes = parsePipeline(pipeline);
   const instr = opts.instrumentation ?? {};
-  const threads = Math.max(1, Math.floor(opts.threads ?? Math.min(4, availableParallelism())));
-  if (threads < 2 || opts.streaming === false || instr.trace || !canStream(text, nodes, instr) || !parallelAvailable()) {
+  const threads = threadCount(opts);
+  const oneThread = (): OptimizeTextResult => {
+    if (opts.workers) stopWorkers(opts.workers);
     return optimizeText(text, fileName, opts);
-  }
+  };
+  if (threads < 2 || opts.streaming === false || instr.trace || !canStream(text, nodes, instr) || !parallelAvailable()) return oneThread();
   const bodies = findBodies(text);
-  if (bodies === null) return optimizeText(text, fileName, opts);
+  if (bodies === null) return oneThread();
   let bytes = 0;
   for (let k = 0; k < bodies.length; k += 2) bytes += bodies[k + 1] - bodies[k];
-  if (bytes < (opts.minParallelBytes ?? 16_000_000) || bodies.length < 4) return optimizeText(text, fileName, opts);
+  if (bytes < (opts.minParallelBytes ?? MIN_PARALLEL_BYTES) || bodies.length < 4) return oneThread();
 
   const verify = opts.verify ?? true;
   const print = opts.print ?? true;
   const printBytes = opts.printBytes ?? false;
   const job: StreamJob = { nodes, instr, verify, print, printBytes };
-  if (opts.tuneHeap) tuneHeapForStreaming(); // before the workers start: they share the flag
+  if (opts.tuneHeap) tuneHeapForStreaming(); // a process-wide flag: the workers' heaps too
+  const pool = opts.workers ?? startWorkers(threads - 1);
+  const parts = 1 + Math.min(threads - 1, pool.length);
   const claim = (opts.split ?? 'claim') === 'claim';
   const counter = claim ? new Int32Array(new SharedArrayBuffer(4)) : null;
-  const cuts = claim ? null : splitBodies(bodies, threads);
-  const workers: Worker[] = [];
-  const replies: Promise<WorkerReply>[] = [];
-  for (let t = 1; t < threads; t++) {
+  const cuts = claim ? null : splitBodies(bodies, parts);
+  const used: StartedWorker[] = [];
+  for (let t = 1; t < parts; t++) {
     const from = cuts?.[t] ?? 0;
     const to = cuts?.[t + 1] ?? 0;
     if (cuts !== null && from === to) continue;
     const task: WorkerTask = { text, fileName, pipeline, verify, print, printBytes, timePasses: Boolean(instr.timePasses), bodies, counter, from, to };
-    const w = new Worker(WORKER_URL, { workerData: task });
-    workers.push(w);
-    replies.push(
-      new Promise<WorkerReply>((resolve) => {
-        w.once('message', (m: WorkerReply) => resolve(m));
-        w.once('error', (e) => resolve({ ok: false, reason: String(e) }));
-        w.once('exit', (code) => resolve({ ok: false, reason: `worker exited (${code}) without a reply` }));
-      }),
-    );
+    const w = pool[t - 1];
+    w.worker.ref();
+    w.worker.postMessage(task);
+    used.push(w);
   }
-  const stop = (): void => {
-    for (const w of workers) void w.terminate();
-  };
+  const replies = used.map((w) => w.reply);
+  const stop = (): void => stopWorkers(pool);
   let st;
   try {
     st = streamFunctions(text, fileName, job, counter !== null ? claimedShare(bodies, counter) : rangeShare(bodies, 0, cuts![1]));

@@ -152,6 +152,33 @@ describe('optimizeTextParallel = optimizeText', () => {
     expect(p.inputProblems.length).toBeGreaterThan(0);
   });
 
+  it('uses workers started before the text was read, and stops them when it does not need them', async () => {
+    const s = optimizeText(MODULE, 'm.ll', { pipeline: 'mem2reg' });
+    for (const split of ['even', 'claim'] as const) {
+      const workers = lib.startWorkers(2);
+      const p = await lib.optimizeTextParallel(MODULE, 'm.ll', { ...FORCE, split, pipeline: 'mem2reg', workers });
+      expect(p.threads).toBe(3);
+      expect(p.output).toBe(s.output);
+    }
+    // not streamable: the started workers are stopped (they exit) and one thread runs
+    const workers = lib.startWorkers(2);
+    const exited = Promise.all(workers.map((w) => new Promise((resolve) => w.worker.once('exit', resolve))));
+    const r = await lib.optimizeTextParallel(MODULE, 'm.ll', { ...FORCE, pipeline: 'sccp', workers });
+    expect(r.threads).toBe(1);
+    await exited;
+  });
+
+  it('judges from the size and the pipeline how many workers to start ahead', () => {
+    const big = 20_000_000;
+    expect(lib.likelyWorkers(big, { threads: 3, pipeline: 'mem2reg' })).toBe(2);
+    expect(lib.likelyWorkers(1000, { threads: 3, pipeline: 'mem2reg' })).toBe(0);
+    expect(lib.likelyWorkers(big, { threads: 1, pipeline: 'mem2reg' })).toBe(0);
+    expect(lib.likelyWorkers(big, { threads: 3, pipeline: 'sccp' })).toBe(0);
+    expect(lib.likelyWorkers(big, { threads: 3, pipeline: 'mem2reg', streaming: false })).toBe(0);
+    expect(lib.likelyWorkers(big, { threads: 3, pipeline: 'mem2reg', instrumentation: { verifyEach: true } })).toBe(0);
+    expect(lib.likelyWorkers(big, { threads: 3, pipeline: 'no-such-pass' })).toBe(0);
+  });
+
   it('uses one thread below the size threshold or when the pipeline cannot stream', async () => {
     expect((await lib.optimizeTextParallel(MODULE, 'm.ll', { pipeline: 'mem2reg' })).threads).toBe(1);
     const r = await lib.optimizeTextParallel(MODULE, 'm.ll', { ...FORCE, pipeline: 'sccp' });

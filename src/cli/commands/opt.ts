@@ -5,8 +5,8 @@
  */
 import type { Command } from 'commander';
 import type { VerifierError } from '../../ir/verifier.js';
-import { ensureRegistered, optimizeTextParallel, passInfos } from '../../passes/index.js';
-import { CliError, loadedSources, readInput, writeOutputBytes, writeStderr, writeStdout } from '../common.js';
+import { ensureRegistered, likelyWorkers, optimizeTextParallel, passInfos, startWorkers, stopWorkers, type ParallelOptions } from '../../passes/index.js';
+import { CliError, inputSize, loadedSources, readInput, writeOutputBytes, writeStderr, writeStdout } from '../common.js';
 
 export function registerOpt(program: Command): void {
   program
@@ -34,9 +34,6 @@ export function registerOpt(program: Command): void {
         writeStdout(passInfos().map((p) => `  ${p.name.padEnd(22)} ${p.description}`).join('\n') + '\n');
         return;
       }
-      const text = readInput(file);
-      const name = file === '-' ? '<stdin>' : file;
-      loadedSources.set(name, text);
       let pipeline = (o.passes as string | undefined) ?? '';
       if (o.optLevel !== undefined) {
         const lvl = String(o.optLevel);
@@ -44,7 +41,7 @@ export function registerOpt(program: Command): void {
         const std = `default<O${lvl === '3' ? '2' : lvl}>`;
         pipeline = pipeline === '' ? std : `${std},${pipeline}`;
       }
-      const r = await optimizeTextParallel(text, name, {
+      const opts: ParallelOptions = {
         threads: o.threads as number | undefined,
         pipeline,
         verify: !o.disableVerify,
@@ -60,7 +57,19 @@ export function registerOpt(program: Command): void {
           bisectLimit: (o.optBisectLimit as number | undefined) ?? -1,
           log: writeStderr,
         },
-      });
+      };
+      // Worker threads start while the input is read (their start-up takes about 0.3 s).
+      opts.workers = startWorkers(likelyWorkers(inputSize(file), opts));
+      let text: string;
+      try {
+        text = readInput(file);
+      } catch (e) {
+        stopWorkers(opts.workers);
+        throw e;
+      }
+      const name = file === '-' ? '<stdin>' : file;
+      loadedSources.set(name, text);
+      const r = await optimizeTextParallel(text, name, opts);
       // opt verifies the input, and the output when passes ran.
       reportProblems(r.inputProblems, 'input');
       reportProblems(r.outputProblems, 'output');
