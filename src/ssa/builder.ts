@@ -45,7 +45,7 @@
  * call fn.renumber() while the builder is in use (it would also mix up which phis are the
  * builder's: those are the phis with ids above the function's bound when it was created).
  */
-import type { BasicBlock } from '../ir/basic-block.js';
+import { sortById, type BasicBlock } from '../ir/basic-block.js';
 import { UndefValue } from '../ir/constants.js';
 import type { Function } from '../ir/function.js';
 import { Instruction } from '../ir/instruction.js';
@@ -480,8 +480,7 @@ export class SSABuilder {
         if (pb !== null && pb.parent === this.fn) out.push(pb);
       }
       // group edges from the same block together (the drive loop reuses the value)
-      if (out.length > 2) out.sort((a, b) => a.id - b.id);
-      else if (out.length === 2 && out[0].id > out[1].id) out.reverse();
+      if (out.length > 1) sortById(out);
       preds = out;
     }
     if (this.sealAll || this.sealed[id]) this.predCache[id] = preds;
