@@ -258,7 +258,9 @@ class FunctionVerifier {
     // ---- dominance (found during the walk, reported in layout order) ------------------------
     this.sink = dominance;
     if (uses.list !== null) this.reportUses(uses.list, uses.pending ? new InstructionNumbering(fn, layout) : null);
-    return this.finish();
+    const problems = this.finish();
+    if (problems.length === 0) this.opts.onValid?.(cfg, dt);
+    return problems;
   }
 
   /**
@@ -828,6 +830,12 @@ export interface VerifyOptions {
    * at the end of the text that each was defined.
    */
   isPendingGlobal?: (g: Value) => boolean;
+  /**
+   * Called with the CFG and the dominator tree the verifier built, when it found no
+   * problem: a caller about to run passes can give them to the pass manager rather than
+   * build them again (streaming.ts does).
+   */
+  onValid?: (cfg: CFG, dt: DominatorTree) => void;
 }
 
 /** Every problem of one function (empty when it is well formed). */

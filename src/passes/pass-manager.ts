@@ -31,6 +31,14 @@ export class FunctionAnalysisManager implements FunctionAnalysisManagerLike {
     return r;
   }
 
+  /**
+   * Caches a result computed elsewhere on the function as it is now (the input verifier's
+   * CFG and dominator tree, see streaming.ts), as if `get` had computed it.
+   */
+  seed<T>(a: Analysis<T>, r: T): void {
+    this.cache.set(a as Analysis<unknown>, r);
+  }
+
   /** Returns a cached result without computing. */
   cached<T>(a: Analysis<T>): T | undefined {
     return this.cache.get(a as Analysis<unknown>) as T | undefined;

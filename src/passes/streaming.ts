@@ -31,6 +31,9 @@ import { verifyFunction, verifyModule, type VerifierError } from '../ir/verifier
 import type { Value } from '../ir/value.js';
 import { parseModule } from '../text/parser.js';
 import { functionBytePrinter, functionPrinter, printModule, printModuleBytes } from '../text/printer.js';
+import type { CFG } from '../analysis/cfg.js';
+import type { DominatorTree } from '../analysis/dominators.js';
+import { CFGAnalysis, DominatorTreeAnalysis } from './analyses.js';
 import { createPassManager, ensureRegistered } from './index.js';
 import type { Instrumentation, PassManager, PipelineNode } from './pass-manager.js';
 import { parsePipeline } from './registry.js';
@@ -238,8 +241,15 @@ export function streamFunctions(text: string, fileName: string, job: StreamJob, 
     if (share !== null) {
       if (bodyEnd !== expectedEnd) throw new BodyTableMismatch(`body of @${fn.name} ends at ${bodyEnd}, not ${expectedEnd}`);
     } else st.definitions.push(fn);
+    const known: { cfg: CFG | null; dt: DominatorTree | null } = { cfg: null, dt: null };
     if (verify) {
-      const errs = verifyFunction(fn, { isPendingGlobal });
+      const errs = verifyFunction(fn, {
+        isPendingGlobal,
+        onValid: (cfg, dt) => {
+          known.cfg = cfg;
+          known.dt = dt;
+        },
+      });
       if (errs.length > 0) {
         st.inputProblems.set(fn, errs);
         inputBroken = true;
@@ -248,6 +258,12 @@ export function streamFunctions(text: string, fileName: string, job: StreamJob, 
     if (!inputBroken) {
       if (nodes.length > 0) {
         st.pm ??= createPassManager(fn.parent!, instr);
+        // The verifier's CFG and dominator tree are the function's as it is: no need to build them twice.
+        if (known.cfg !== null && known.dt !== null) {
+          const am = st.pm.analysesOf(fn);
+          am.seed(CFGAnalysis, known.cfg);
+          am.seed(DominatorTreeAnalysis, known.dt);
+        }
         st.pm.runOnFunction(nodes, fn);
         if (verify) {
           const errs = verifyFunction(fn, { isPendingGlobal });

@@ -30,6 +30,8 @@ import {
   voidType,
 } from '../../src/ir/index.js';
 import { ConstantZero } from '../../src/ir/index.js';
+import { CFG } from '../../src/analysis/cfg.js';
+import { computeDominators, type DominatorTree } from '../../src/analysis/dominators.js';
 import { VerifierError, assertValid, verifyFunction, verifyModule } from '../../src/ir/verifier.js';
 import { parseModule } from '../../src/text/index.js';
 import { printInstruction } from '../../src/text/printer.js';
@@ -658,6 +660,39 @@ describe('scale', () => {
     void bb;
     f.b.ret(v);
     clean(f.fn); // timing: see bench/; here only that it completes
+  });
+});
+
+describe('onValid', () => {
+  const text = `define i32 @f(i1 %c, i32 %x) {
+entry:
+  br i1 %c, label %a, label %b
+a:
+  br label %m
+b:
+  br label %m
+m:
+  %p = phi i32 [ %x, %a ], [ 0, %b ]
+  ret i32 %p
+}
+`;
+  it('hands over a CFG and dominator tree equal to fresh ones, only when the function is clean', () => {
+    const fn = parseModule(text).functions[0];
+    const got: { cfg: CFG; dt: DominatorTree }[] = [];
+    expect(verifyFunction(fn, { onValid: (cfg, dt) => got.push({ cfg, dt }) })).toEqual([]);
+    expect(got.length).toBe(1);
+    const cfg = new CFG(fn);
+    const dt = computeDominators(cfg);
+    expect([...got[0].cfg.succ]).toEqual([...cfg.succ]);
+    expect([...got[0].cfg.pred]).toEqual([...cfg.pred]);
+    expect([...got[0].dt.idom]).toEqual([...dt.idom]);
+
+    const broken = parseModule(text).functions[0];
+    const [, a, , m] = [...broken];
+    a.first!.setOperand(0, m.first!); // `br` to the phi: not a block
+    const calls: unknown[] = [];
+    expect(verifyFunction(broken, { onValid: (c) => calls.push(c) }).length).toBeGreaterThan(0);
+    expect(calls).toEqual([]);
   });
 });
 
