@@ -203,13 +203,19 @@ export function splitBodies(bodies: Int32Array, parts: number, firstWeight = 1):
 export async function optimizeTextParallel(text: string, fileName: string, opts: ParallelOptions = {}): Promise<OptimizeTextResult> {
   ensureRegistered();
   const pipeline = opts.pipeline ?? '';
-  const nodes = parsePipeline(pipeline);
-  const instr = opts.instrumentation ?? {};
-  const threads = threadCount(opts);
   const oneThread = (): OptimizeTextResult => {
     if (opts.workers) stopWorkers(opts.workers);
     return optimizeText(text, fileName, opts);
   };
+  let nodes;
+  try {
+    nodes = parsePipeline(pipeline);
+  } catch (e) {
+    if (opts.workers) stopWorkers(opts.workers);
+    throw e;
+  }
+  const instr = opts.instrumentation ?? {};
+  const threads = threadCount(opts);
   if (threads < 2 || opts.streaming === false || instr.trace || !canStream(text, nodes, instr) || !parallelAvailable()) return oneThread();
   const bodies = findBodies(text);
   if (bodies === null) return oneThread();
@@ -222,7 +228,8 @@ export async function optimizeTextParallel(text: string, fileName: string, opts:
   const printBytes = opts.printBytes ?? false;
   const job: StreamJob = { nodes, instr, verify, print, printBytes };
   if (opts.tuneHeap) tuneHeapForStreaming(); // a process-wide flag: the workers' heaps too
-  const pool = opts.workers ?? startWorkers(threads - 1);
+  const pool = opts.workers !== undefined && opts.workers.length > 0 ? opts.workers : startWorkers(threads - 1);
+  if (pool.length === 0) return optimizeText(text, fileName, opts);
   const parts = 1 + Math.min(threads - 1, pool.length);
   const claim = (opts.split ?? 'claim') === 'claim';
   const counter = claim ? new Int32Array(new SharedArrayBuffer(4)) : null;

@@ -166,6 +166,11 @@ describe('optimizeTextParallel = optimizeText', () => {
     const r = await lib.optimizeTextParallel(MODULE, 'm.ll', { ...FORCE, pipeline: 'sccp', workers });
     expect(r.threads).toBe(1);
     await exited;
+    // a bad pipeline: the error, and the workers stopped all the same
+    const more = lib.startWorkers(1);
+    const gone = new Promise((resolve) => more[0].worker.once('exit', resolve));
+    await expect(lib.optimizeTextParallel(MODULE, 'm.ll', { ...FORCE, pipeline: 'no-such-pass', workers: more })).rejects.toThrow(/no-such-pass/);
+    await gone;
   });
 
   it('judges from the size and the pipeline how many workers to start ahead', () => {

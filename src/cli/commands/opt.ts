@@ -59,12 +59,13 @@ export function registerOpt(program: Command): void {
         },
       };
       // Worker threads start while the input is read (their start-up takes about 0.3 s).
-      opts.workers = startWorkers(likelyWorkers(inputSize(file), opts));
+      const early = likelyWorkers(inputSize(file), opts);
+      if (early > 0) opts.workers = startWorkers(early);
       let text: string;
       try {
         text = readInput(file);
       } catch (e) {
-        stopWorkers(opts.workers);
+        if (opts.workers) stopWorkers(opts.workers);
         throw e;
       }
       const name = file === '-' ? '<stdin>' : file;
