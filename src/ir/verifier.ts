@@ -216,15 +216,18 @@ class FunctionVerifier {
     const cfg = idsOk ? new CFG(fn) : null;
     const dt = cfg !== null ? computeDominators(cfg) : null;
     const uses: UseProblems = { list: null, pending: false };
-    const seenId = new Uint8Array(bound);
+    // which blocks to report for bad ids: needed only when blockIdsOk said some are bad
+    const seenId = idsOk ? null : new Uint8Array(bound);
     let count = 0;
     const layout = new LayoutRecorder(fn);
     for (let bb = fn.firstBlock; bb !== null; bb = bb.next) {
       count++;
       if (bb.parent !== fn) this.reportTo(structure, 'block is on the function\'s list but its parent is another function', null, bb);
-      if (bb.id < 0 || bb.id >= bound || seenId[bb.id]) {
-        this.reportTo(structure, `block id ${bb.id} is not unique and below blockIdBound ${bound} (call fn.renumber())`, null, bb);
-      } else seenId[bb.id] = 1;
+      if (seenId !== null) {
+        if (bb.id < 0 || bb.id >= bound || seenId[bb.id]) {
+          this.reportTo(structure, `block id ${bb.id} is not unique and below blockIdBound ${bound} (call fn.renumber())`, null, bb);
+        } else seenId[bb.id] = 1;
+      }
       if (bb.first === null) {
         this.reportTo(shape, 'basic block has no terminator (it is empty)', null, bb);
         continue;
