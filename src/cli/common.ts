@@ -99,11 +99,11 @@ export function describeError(e: unknown, sources?: Map<string, string>): string
 /** Source texts read during this run, so errors can quote the offending line. */
 export const loadedSources = new Map<string, string>();
 
-export function runCli(build: () => Command, argv: string[]): void {
+export function runCli(build: () => Command, argv: string[]): Promise<void> {
   const program = build();
   program.exitOverride();
   program.configureOutput({ writeErr: (s) => writeStderr(s), writeOut: (s) => writeStdout(s) });
-  Promise.resolve()
+  return Promise.resolve()
     .then(() => program.parseAsync(argv))
     .then(
       () => {

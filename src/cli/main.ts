@@ -1,6 +1,8 @@
 /**
  * The `ssakit` command line. Wiring only: each subcommand lives in
  * src/cli/commands/NAME.ts and exports `register(program)`; compiler logic stays in src/.
+ * Bundled as dist/ssakit.cjs, which the executable dist/ssakit.js (src/cli/launcher.ts)
+ * loads through V8's code cache and calls `main` of.
  */
 import { Command } from 'commander';
 import { registerAll } from './commands/index.js';
@@ -33,4 +35,7 @@ export function normalizeArgs(argv: string[]): string[] {
   });
 }
 
-runCli(buildProgram, normalizeArgs(process.argv));
+/** Runs the command line `argv` (node, script, arguments...); sets process.exitCode. */
+export function main(argv: string[]): Promise<void> {
+  return runCli(buildProgram, normalizeArgs(argv));
+}
