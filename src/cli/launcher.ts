@@ -57,7 +57,7 @@ const script = new Script(wrapped, {
   cachedData,
   // the bundle's one dynamic import (@viz-js/viz, loaded on first use) goes to Node's own
   // loader, as in a file Node loads (Node 20.12 and later)
-  importModuleDynamically: (vmConstants as { USE_MAIN_CONTEXT_DEFAULT_LOADER?: symbol }).USE_MAIN_CONTEXT_DEFAULT_LOADER as never,
+  importModuleDynamically: (vmConstants as unknown as { USE_MAIN_CONTEXT_DEFAULT_LOADER?: symbol }).USE_MAIN_CONTEXT_DEFAULT_LOADER as never,
 });
 if (cachedData !== undefined) state = script.cachedDataRejected === true ? 'rejected' : 'used';
 if (process.env.SSAKIT_CODE_CACHE_DEBUG) process.stderr.write(`ssakit: code cache ${state}\n`);

@@ -24,6 +24,13 @@
  *    the load's block has one at its end, the load becomes a phi of those values (LLVM's
  *    non-local, fully redundant load). Each query has a budget of blocks and
  *    instructions, after which the load is left alone.
+ *  - The walk's answer above a block is a function of the block and the location (pointer,
+ *    type) alone, so it is cached per run, like the non-local cache of LLVM's
+ *    MemoryDependenceAnalysis: "the value at the top of block B" for every block the walk
+ *    went through. GVN adds no writer and deletes only loads and dead pure instructions,
+ *    so a cached "no value" stays true, and a cached value is checked to be still in the
+ *    function. Not cached: answers cut short by the budget, and walks that skipped the
+ *    querying load itself (in a loop, the load's own block lies above its latch).
  */
 import type { BasicBlock } from '../ir/basic-block.js';
 import { UndefValue } from '../ir/constants.js';
@@ -60,6 +67,14 @@ interface MemQuery {
   load: Instruction;
   /** Remaining work. */
   budget: number;
+  /** A scan passed over the load itself: the answer is this load's, not the location's. */
+  skippedSelf: boolean;
+}
+
+/** Cached answers for one location: the value at the top of each block (null: none known). */
+interface LocationAnswers {
+  type: Type;
+  top: Map<number, Value | null>;
 }
 
 export interface GVNStats {
@@ -84,9 +99,13 @@ export class GVN {
   /** Per block id, its loads, stores, calls and other writers, and the writers alone (listMemory). */
   private readonly memory: (Instruction[] | undefined)[] = [];
   private readonly writers: (Instruction[] | undefined)[] = [];
+  /** Each listed load's index in its block's memory list. */
+  private readonly position = new Map<Instruction, number>();
   /** dominatingDef's region, as a stamp per block id (the query's number). */
   private regionStamp: Int32Array;
   private query = 0;
+  /** dominatingDef's answers by pointer, then type (see the header). */
+  private readonly answers = new Map<Value, LocationAnswers[]>();
   private readonly cfg: CFG;
   private readonly dominatesPhi: (v: Value, bb: BasicBlock) => boolean;
 
@@ -200,28 +219,15 @@ export class GVN {
   /** The value `load` reads when it is known without executing it, or null. */
   availableLoad(load: Instruction): Value | null {
     const ptr = load.ops[0].value;
-    const q: MemQuery = { ptr, dec: decomposePointer(ptr), size: storeSize(load.type), type: load.type, load, budget: this.loadBudget };
+    const q: MemQuery = { ptr, dec: decomposePointer(ptr), size: storeSize(load.type), type: load.type, load, budget: this.loadBudget, skippedSelf: false };
     const bb = load.parent!;
-    const r = this.scan(load.prev, q);
+    const r = this.scanBefore(load, q);
     if (r === DEF) return this.found;
     if (r === CLOBBER) return null;
     const v = this.dominatingDef(bb, q, true);
     if (v !== null) return v;
     if (q.budget <= 0) return null;
     return this.phiOfPredecessors(bb, q);
-  }
-
-  /**
-   * Scans backwards from `from` (inclusive) to the top of its block. NONE: nothing
-   * relevant; DEF: `this.found` holds the value; CLOBBER: a write that may alias.
-   */
-  private scan(from: Instruction | null, q: MemQuery): number {
-    for (let i = from; i !== null; i = i.prev) {
-      if (--q.budget < 0) return CLOBBER;
-      const r = this.classify(i, q);
-      if (r !== NONE) return r;
-    }
-    return NONE;
   }
 
   private classify(i: Instruction, q: MemQuery): number {
@@ -239,7 +245,11 @@ export class GVN {
       }
       case Opcode.Load: {
         if (i.flags & (Flag.Volatile | Flag.Atomic)) return CLOBBER;
-        if (i === q.load || i.type !== q.type) return NONE;
+        if (i === q.load) {
+          q.skippedSelf = true;
+          return NONE;
+        }
+        if (i.type !== q.type) return NONE;
         if (this.aa.aliasDecomposed(i.ops[0].value, storeSize(i.type), q.ptr, q.dec, q.size) === 'must') {
           this.found = i;
           return DEF;
@@ -273,12 +283,24 @@ export class GVN {
   }
 
   /**
-   * `scan` of a whole block, from its end, over its memory instructions only (listed once
-   * per run, like the writers; loads GVN deletes are skipped).
+   * Scans a block backwards over its memory instructions only (listed once per run, like
+   * the writers; loads GVN deletes are skipped), from its end. NONE: nothing relevant;
+   * DEF: `this.found` holds the value; CLOBBER: a write that may alias.
    */
   private scanBlock(bb: BasicBlock, q: MemQuery): number {
     const m = this.memory[bb.id] ?? this.listMemory(bb).memory;
-    for (let k = m.length - 1; k >= 0; k--) {
+    return this.scanMemory(bb, m, m.length - 1, q);
+  }
+
+  /** `scanBlock` from just above `load` in its block: the instructions before it only. */
+  private scanBefore(load: Instruction, q: MemQuery): number {
+    const bb = load.parent!;
+    const m = this.memory[bb.id] ?? this.listMemory(bb).memory;
+    return this.scanMemory(bb, m, this.position.get(load)! - 1, q);
+  }
+
+  private scanMemory(bb: BasicBlock, m: Instruction[], from: number, q: MemQuery): number {
+    for (let k = from; k >= 0; k--) {
       const i = m[k];
       if (i.parent !== bb) continue;
       if (--q.budget < 0) return CLOBBER;
@@ -296,6 +318,7 @@ export class GVN {
       const op = i.op;
       const writes = mayWriteMemory(i);
       if (writes) writers.push(i);
+      if (op === Opcode.Load) this.position.set(i, memory.length);
       if (writes || op === Opcode.Load || op === Opcode.Store || op === Opcode.Call) memory.push(i);
     }
     this.memory[bb.id] = memory;
@@ -308,18 +331,53 @@ export class GVN {
    * reaches the point (the end of bb when `!fromInside`, else bb's top) along every path.
    */
   private dominatingDef(bb: BasicBlock, q: MemQuery, fromInside: boolean): Value | null {
-    const cfg = this.cfg;
-    const dt = this.dt;
-    const stamp = this.regionStamp;
-    const query = ++this.query;
-    const frontier: number[] = [];
-    // blocks that reach bb's start without passing the current dominator
-    let start = bb.id;
     if (!fromInside) {
       const r = this.scanBlock(bb, q);
       if (r === DEF) return this.found;
       if (r === CLOBBER) return null;
     }
+    const answers = this.answersFor(q);
+    const known = this.cached(answers, bb.id, q);
+    if (known !== undefined) return known;
+    const skipped = q.skippedSelf;
+    q.skippedSelf = false;
+    const tops = [bb.id];
+    const v = this.walkUp(bb.id, q, answers, tops);
+    // the answer holds at the top of every block the walk went through
+    if (!q.skippedSelf && q.budget >= 0) for (const b of tops) answers.top.set(b, v);
+    q.skippedSelf ||= skipped;
+    return v;
+  }
+
+  /** The cached value at the top of block `b` for q's location, if any still holds. */
+  private cached(answers: LocationAnswers, b: number, q: MemQuery): Value | null | undefined {
+    const v = answers.top.get(b);
+    if (v === undefined || v === null) return v;
+    // a value GVN has since deleted, or the querying load (its own answer skips it)
+    if ((v.kind === ValueKind.Instruction && (v as Instruction).parent === null) || v === q.load) return undefined;
+    return v;
+  }
+
+  private answersFor(q: MemQuery): LocationAnswers {
+    let list = this.answers.get(q.ptr);
+    if (list === undefined) this.answers.set(q.ptr, (list = []));
+    for (const a of list) if (a.type === q.type) return a;
+    const a: LocationAnswers = { type: q.type, top: new Map() };
+    list.push(a);
+    return a;
+  }
+
+  /**
+   * The value at the top of block `start`: grows the region of blocks that reach it without
+   * passing its immediate dominator d, which must not write the location; then d is scanned
+   * from its end, and the walk goes on above d. Pushes each dominator passed onto `tops`.
+   */
+  private walkUp(start: number, q: MemQuery, answers: LocationAnswers, tops: number[]): Value | null {
+    const cfg = this.cfg;
+    const dt = this.dt;
+    const stamp = this.regionStamp;
+    const query = ++this.query;
+    const frontier: number[] = [];
     for (const p of cfg.predecessors(start)) frontier.push(p);
     let d = dt.idom[start];
     while (d >= 0) {
@@ -336,10 +394,12 @@ export class GVN {
       const r = this.scanBlock(cfg.blocks[d]!, q);
       if (r === DEF) return this.found;
       if (r === CLOBBER) return null;
-      // d is clean: it joins the region, and the walk continues above it
+      // d is clean: the answer at its top is the answer here
+      const known = this.cached(answers, d, q);
+      if (known !== undefined) return known;
+      tops.push(d);
       stamp[d] = query;
       for (const p of cfg.predecessors(d)) frontier.push(p);
-      start = d;
       d = dt.idom[d];
     }
     return null;

@@ -181,6 +181,54 @@ j:
     expect(bodyAfter(ir, 'gvn')).toContain('%b = load i32, ptr %p');
     expect(bodyAfter(ir.replace('call void @ext()', 'call void @ext() readnone'), 'gvn')).toContain('%s = add i32 %a, %a');
   });
+  it('a cached answer is not used once GVN has deleted the load it names', () => {
+    // %l's query walks up from the latch %x and finds %lx (the answer at %x's top is
+    // cached); later %lx is itself replaced by the stored %i1 and deleted, so %l3, whose
+    // walk reaches %x, must get %i1, not the deleted %lx.
+    const ir = `declare void @ext()
+define i32 @f(ptr %p, i32 %n) {
+entry:
+  call void @ext()
+  store i32 0, ptr %p
+  br label %h
+h:
+  %i = phi i32 [ 0, %entry ], [ %i1, %x ]
+  %l = load i32, ptr %p
+  %i1 = add i32 %i, %l
+  br label %b
+b:
+  store i32 %i1, ptr %p
+  %lx = load i32, ptr %p
+  %u = add i32 %lx, 1
+  br label %x
+x:
+  %c = icmp slt i32 %u, %n
+  br i1 %c, label %h, label %out
+out:
+  %l3 = load i32, ptr %p
+  ret i32 %l3
+}`;
+    const body = bodyAfter(ir, 'gvn');
+    expect(body).toContain('%l.pre = phi i32 [ 0, %entry ], [ %i1, %x ]');
+    expect(body).toContain('%u = add i32 %i1, 1');
+    expect(body.slice(-2)).toEqual(['out:', 'ret i32 %i1']);
+  });
+  it('a store far up a long block forwards to a load, and one below it does not (the scan passes over memory operations only)', () => {
+    const adds = Array.from({ length: 300 }, (_, k) => `  %t${k + 1} = add i32 %t${k}, 1\n  store i32 %t${k + 1}, ptr @g`).join('\n');
+    const ir = `@g = global i32 0
+@h = global i32 0
+define i32 @f(i32 %t0) {
+entry:
+  store i32 %t0, ptr @h
+${adds}
+  %l = load i32, ptr @h
+  %m = load i32, ptr @g
+  %s = add i32 %l, %m
+  store i32 7, ptr @h
+  ret i32 %s
+}`;
+    expect(bodyAfter(ir, 'gvn').slice(-3)).toEqual(['%s = add i32 %t0, %t300', 'store i32 7, ptr @h', 'ret i32 %s']);
+  });
 });
 
 describe('alias analysis', () => {
