@@ -24,6 +24,7 @@ import { lvnPass } from './lvn.js';
 import { gvnPass } from './gvn.js';
 import { prePass } from './pre.js';
 import { loopUnrollPass } from './loop-unroll.js';
+import { loopIdiomPass } from './loop-idiom.js';
 import { SSA_PASSES } from '../ssa/passes.js';
 import { Instrumentation, PassManager } from './pass-manager.js';
 import { registerStandardPipelines } from './pipelines.js';
@@ -51,6 +52,7 @@ const ALL_PASSES: PassInfo[] = [
   gvnPass,
   prePass,
   loopUnrollPass,
+  loopIdiomPass,
   ...SSA_PASSES,
 ];
 

@@ -23,6 +23,7 @@ export const SINGLE_PASSES = [
   'indvars',
   'tailcallelim',
   'inline',
+  'loop-idiom',
 ];
 
 export const COMBINATIONS = [
@@ -30,6 +31,7 @@ export const COMBINATIONS = [
   'inline,simplifycfg',
   'simplifycfg,jump-threading,simplifycfg',
   'loop-rotate,licm,indvars<exit-values=always>,simplifycfg',
+  'loop-rotate,indvars,loop-idiom,simplifycfg',
   'inline<threshold=200>,tailcallelim,simplifycfg,jump-threading,loop-rotate,licm,indvars,simplifycfg',
 ];
 

@@ -24,6 +24,7 @@ export const PASS_POOL = [
   'indvars<exit-values=always>',
   'loop-unroll',
   'loop-unroll<threshold=100>',
+  'loop-idiom',
   'tailcallelim',
   'inline',
   'inline<threshold=300>',
