@@ -784,6 +784,8 @@ class Combiner {
   }
 
   private combineGEP(i: Instruction): Value | null {
+    const merged = this.mergeGEPs(i);
+    if (merged !== null) return merged;
     if (i.ops.length !== 2) return null;
     const base = i.ops[0].value;
     const idx = i.ops[1].value;
@@ -797,6 +799,33 @@ class Combiner {
     // inbounds of both steps does not make the sum step inbounds when the steps have opposite signs
     const sameSign = (idx.value >= 0n) === (idx0.value >= 0n);
     g.flags = sameSign ? i.flags & base.flags & Flag.InBounds : 0;
+    return this.insert(g);
+  }
+
+  /**
+   * gep T, (gep S, p, a0, …, an), 0, b1, …, bm → gep S, p, a0, …, an, b1, …, bm when T is the
+   * type the inner GEP's indices reach (LLVM's GEP-of-GEP merge: one address computation
+   * instead of two, e.g. a[i][j] through a row pointer). The inner GEP stays for its other
+   * users; the result is inbounds only when both were (the flags of an index step say
+   * nothing about a step taken together with another).
+   */
+  private mergeGEPs(i: Instruction): Value | null {
+    const base = i.ops[0].value;
+    if (i.ops.length < 3 || !isZero(i.ops[1].value) || !isInst(base) || base.op !== Opcode.GetElementPtr) return null;
+    if (base.type !== i.type || base.auxType === null || i.auxType === null) return null;
+    let t: Type = base.auxType;
+    for (let k = 2; k < base.ops.length; k++) {
+      if (t.kind === TypeKind.Array || t.kind === TypeKind.Vector) t = t.elem!;
+      else if (t.kind === TypeKind.Struct && isCInt(base.ops[k].value)) t = t.members[Number((base.ops[k].value as ConstantInt).value)];
+      else return null;
+    }
+    if (t !== i.auxType || t.kind === TypeKind.Vector) return null;
+    const ops: Value[] = [];
+    for (const u of base.ops) ops.push(u.value);
+    for (let k = 2; k < i.ops.length; k++) ops.push(i.ops[k].value);
+    const g = new Instruction(Opcode.GetElementPtr, i.type, ops);
+    g.auxType = base.auxType;
+    g.flags = i.flags & base.flags & Flag.InBounds;
     return this.insert(g);
   }
 

@@ -155,6 +155,28 @@ describe('instcombine: selects and casts', () => {
       'ret ptr %b',
     ]);
   });
+  it('a GEP into the element a GEP reached merges with it: a[i][j], s->f[j]; inbounds only when both are', () => {
+    expect(ic(`@a = global [8 x [8 x i32]] zeroinitializer
+define ptr @f(i64 %i, i32 %j) {
+  %row = getelementptr inbounds [8 x [8 x i32]], ptr @a, i64 0, i64 %i
+  %e = getelementptr inbounds [8 x i32], ptr %row, i64 0, i32 %j
+  ret ptr %e
+}`)).toEqual(['%e = getelementptr inbounds [8 x [8 x i32]], ptr @a, i64 0, i64 %i, i32 %j', 'ret ptr %e']);
+    expect(ic(`%S = type { i32, [4 x i16] }
+define ptr @f(ptr %p, i64 %i, i64 %j) {
+  %fld = getelementptr %S, ptr %p, i64 %i, i32 1
+  %e = getelementptr inbounds [4 x i16], ptr %fld, i64 0, i64 %j
+  call void @use(ptr %fld)
+  ret ptr %e
+}
+declare void @use(ptr)`)).toEqual(['%fld = getelementptr %S, ptr %p, i64 %i, i32 1', '%e = getelementptr %S, ptr %p, i64 %i, i32 1, i64 %j', 'call void @use(ptr %fld)', 'ret ptr %e']);
+    // not when the outer GEP steps over whole elements (first index not 0) or the types differ
+    const left = [
+      `define ptr @f(ptr %p, i64 %i, i64 %j) {\n  %r = getelementptr [8 x i32], ptr %p, i64 %i\n  %e = getelementptr [8 x i32], ptr %r, i64 %j, i64 1\n  ret ptr %e\n}`,
+      `define ptr @f(ptr %p, i64 %i, i64 %j) {\n  %r = getelementptr [8 x i32], ptr %p, i64 0, i64 %i\n  %e = getelementptr [8 x i32], ptr %r, i64 0, i64 %j\n  ret ptr %e\n}`,
+    ];
+    for (const f of left) expect(ic(f).filter((l) => l.includes('getelementptr')), f).toHaveLength(2);
+  });
   it('br on a negated condition swaps its successors', () => {
     expect(ic(`define i32 @f(i1 %c) {\nentry:\n  %n = xor i1 %c, true\n  br i1 %n, label %a, label %b\na:\n  ret i32 1\nb:\n  ret i32 2\n}`)).toEqual([
       'entry:',
