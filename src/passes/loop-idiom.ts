@@ -35,12 +35,12 @@ import { ConstantFP, ConstantInt } from '../ir/constants.js';
 import { Function } from '../ir/function.js';
 import { Instruction } from '../ir/instruction.js';
 import { allocSize, storeSize } from '../ir/layout.js';
-import { Flag, Opcode, Pred, inversePred, swappedPred } from '../ir/opcodes.js';
+import { Flag, Opcode, swappedPred, type Pred } from '../ir/opcodes.js';
 import { functionType, i1, i64, i8, ptr, TypeKind, voidType, type Type } from '../ir/types.js';
 import { setUseValue, Value, ValueKind } from '../ir/value.js';
 import { decomposePointer, isIdentifiedObject } from '../analysis/alias.js';
 import { CFG } from '../analysis/cfg.js';
-import { evalICmp } from '../analysis/instsimplify.js';
+import { tripCount } from '../analysis/trip-count.js';
 import { findLoops, type Loop, type LoopInfo } from '../analysis/loops.js';
 import { LoopAnalysis } from './analyses.js';
 import { simplifyLoops } from './loop-simplify.js';
@@ -71,38 +71,6 @@ interface Idiom {
   byte: number | null;
   /** Size of one element in bytes. */
   size: number;
-}
-
-/**
- * Number of runs of a bottom-tested loop body (≥ 1) whose IV takes a, a+1, … in run 1, 2, …
- * (`first` is the value tested in run 1: S for i, S + 1 for i.next), and which goes on while
- * `icmp pred v, k` is `stay`; null when the test never fails before the IV wraps around, or
- * the count is not given by this closed form. Checked against a simulation in the tests.
- */
-export function tripCount(pred: Pred, bits: number, first: bigint, k: bigint, stay: boolean): bigint | null {
-  const p = stay ? pred : inversePred(pred);
-  const mod = 1n << BigInt(bits);
-  const u = (x: bigint) => BigInt.asUintN(bits, x);
-  const s = (x: bigint) => BigInt.asIntN(bits, x);
-  // the loop goes on while `v p k`; run n tests first + n - 1
-  if (!evalICmp(p, bits, first, k)) return 1n;
-  switch (p) {
-    case Pred.NE:
-      return u(k - first) + 1n;
-    case Pred.EQ:
-      return 2n; // first == k, first + 1 != k
-    case Pred.ULT:
-      return u(k) - u(first) + 1n;
-    case Pred.SLT:
-      return s(k) - s(first) + 1n;
-    case Pred.ULE:
-      return u(k) === mod - 1n ? null : u(k) - u(first) + 2n;
-    case Pred.SLE:
-      return s(k) === mod / 2n - 1n ? null : s(k) - s(first) + 2n;
-    default:
-      // ugt, uge, sgt, sge hold until the IV wraps around
-      return null;
-  }
 }
 
 function constInt(v: Value): bigint | null {

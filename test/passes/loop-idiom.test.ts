@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { evalICmp } from '../../src/analysis/instsimplify.js';
 import { inversePred, Pred } from '../../src/ir/opcodes.js';
-import { tripCount } from '../../src/passes/loop-idiom.js';
+import { tripCount } from '../../src/analysis/trip-count.js';
 import { countOps, opt, sameResults, stat } from './cfg-helpers.js';
 
 /**
