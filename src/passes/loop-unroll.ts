@@ -1,41 +1,51 @@
 /**
- * Full loop unrolling, after LLVM's LoopUnrollPass with full unrolling only
- * (lib/Transforms/Scalar/LoopUnrollPass.cpp, computeUnrollCount / tryToUnrollLoop, and
- * lib/Transforms/Utils/LoopUnroll.cpp, UnrollLoop) and Cooper & Torczon, "Engineering a
- * Compiler" §10.4 (loop unrolling; the trip count known at compile time).
+ * Loop unrolling, after LLVM's LoopUnrollPass (lib/Transforms/Scalar/LoopUnrollPass.cpp,
+ * computeUnrollCount / tryToUnrollLoop, and lib/Transforms/Utils/LoopUnroll.cpp, UnrollLoop)
+ * and Cooper & Torczon, "Engineering a Compiler" §10.4 (loop unrolling; the trip count known
+ * at compile time): full unrolling of loops with a small constant trip count, and partial
+ * unrolling of longer ones by a factor that divides their trip count.
  *
- * A loop is unrolled completely when
+ * A loop is unrolled when
  *  - it is innermost, in LoopSimplify form (`simplifyLoops` runs first: a preheader, one
  *    latch, dedicated exits) and rotated: the latch is the only exiting block and ends in
  *    `br i1 %c, label %header, label %exit` (or the successors swapped);
  *  - %c is `icmp pred A, K` (either operand order) where K is a constant and A is a basic IV
  *    of the header, `i = phi [C0, preheader], [i.next, latch]`, or its increment
  *    `i.next = add i, C` / `add C, i` / `sub i, C`, C0 and C constants of any integer width;
- *  - the trip count, found by simulating the IV with exact arithmetic mod 2^bits (nsw/nuw
- *    flags do not matter: an execution that wraps would have met poison, but the simulation
- *    follows the wrapped values, which is what the IR computes), is at most `max-trip-count`
- *    (default 256) and trip count × instructions of the loop ≤ `threshold` (default 400);
  *  - no instruction forbids duplication (indirectbr, `noduplicate` calls) and no loop block's
  *    address is taken.
- * The loop's blocks stay as copy 0 and are cloned trip count − 1 times with a value map per
- * copy: the header phis of copy k are not cloned but map to the latch-incoming value of copy
- * k − 1; copy 0's header phis become their preheader values. Each copy's latch branches
- * unconditionally to the next copy's header, the last one to the exit; the exit's phis take
- * the last copy's values from the last copy's latch, and every other use outside the loop of a
- * loop value takes the last copy's clone. That is sound because the only way out is the latch
- * → exit edge: a use outside the loop dominated by a definition in it is dominated by that
- * edge, so the definition dominates the latch (it runs in every iteration, the last one
- * included), and its clone in the last copy dominates the last latch and so the use. The now
- * constant tests left in the copies are erased when unused; the straight-line chain of blocks
- * is left for simplifycfg to merge and the constant IV for instcombine/sccp to fold.
+ * Completely, when the trip count, found by simulating the IV with exact arithmetic mod
+ * 2^bits (nsw/nuw flags do not matter: an execution that wraps would have met poison, but
+ * the simulation follows the wrapped values, which is what the IR computes), is at most
+ * `max-trip-count` (default 256) and trip count × instructions of the loop ≤ `threshold`
+ * (default 400). Otherwise partially, by the largest count k ≤ `max-partial-count` (default 8)
+ * with k × instructions ≤ `partial-threshold` (default 150) that divides the exact trip count
+ * of an IV stepping by one (src/analysis/trip-count.ts): the exit is then taken only at the
+ * end of every k-th run, so only the last copy keeps the test.
+ *
+ * The loop's blocks stay as copy 0 and are cloned k − 1 times (trip count − 1 when complete)
+ * with a value map per copy: the header phis of copy j are not cloned but map to the
+ * latch-incoming value of copy j − 1. Each copy's latch branches unconditionally to the next
+ * copy's header. Completely unrolled: copy 0's header phis become their preheader values and
+ * the last latch branches to the exit. Partially: the last latch keeps its test, branching
+ * back to copy 0's header, whose phis take the last copy's values from it. Either way the
+ * exit's phis take the last copy's values from the last copy's latch, and every other use
+ * outside the loop of a loop value takes the last copy's clone. That is sound because the
+ * only way out is the last latch → exit edge: a use outside the loop dominated by a
+ * definition in it is dominated by that edge, so the definition dominates the latch (it runs
+ * in every iteration, the last one included), and its clone in the last copy dominates the
+ * last latch and so the use. The tests left without a branch are erased when unused; the
+ * straight-line chain of blocks is left for simplifycfg to merge and constant IVs for
+ * instcombine/sccp to fold.
  *
  * Invariants: every loop is read from the IR (blocks, phis, terminators) after one
  * LoopSimplify and one LoopInfo; innermost loops are disjoint and unrolling one touches only
  * its own blocks, its exit's phis and uses after it, so the other candidates stay valid.
- * Iterative throughout (no recursion), cost O(trip count × loop size) per loop.
- * Not done: partial and runtime unrolling, peeling, loops with several exits or exiting
- * blocks other than the latch, symbolic or SCEV-derived trip counts, outer loops in the
- * same run (they become innermost once their inner loops are gone: a later run sees them).
+ * Iterative throughout (no recursion), cost O(copies × loop size) per loop.
+ * Not done: runtime unrolling (a remainder loop for unknown trip counts), peeling, loops with
+ * several exits or exiting blocks other than the latch, SCEV-derived trip counts, outer
+ * loops in the same run (they become innermost once their inner loops are gone: a later run
+ * sees them).
  */
 import { BasicBlock } from '../ir/basic-block.js';
 import { ConstantInt } from '../ir/constants.js';
@@ -45,6 +55,7 @@ import { Opcode, swappedPred, type Pred } from '../ir/opcodes.js';
 import { voidType } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 import { evalICmp } from '../analysis/instsimplify.js';
+import { tripCount } from '../analysis/trip-count.js';
 import { CFG } from '../analysis/cfg.js';
 import { findLoops, type Loop, type LoopInfo } from '../analysis/loops.js';
 import { LoopAnalysis } from './analyses.js';
@@ -57,9 +68,13 @@ export interface LoopUnrollOptions {
   threshold: number;
   /** Largest trip count simulated. */
   maxTripCount: number;
+  /** Partial unrolling: largest size of the unrolled body (copies × instructions of the loop). */
+  partialThreshold: number;
+  /** Partial unrolling: most copies (below 2: no partial unrolling). */
+  maxPartialCount: number;
 }
 
-export const DEFAULT_LOOP_UNROLL_OPTIONS: LoopUnrollOptions = { threshold: 400, maxTripCount: 256 };
+export const DEFAULT_LOOP_UNROLL_OPTIONS: LoopUnrollOptions = { threshold: 400, maxTripCount: 256, partialThreshold: 150, maxPartialCount: 8 };
 
 /** A candidate loop, read from the IR. */
 interface Shape {
@@ -111,11 +126,21 @@ function readShape(l: Loop, li: LoopInfo): Shape | string {
   return { header, preheader: cfg.blockOf(phId)!, latch, exit, blocks, size };
 }
 
-/**
- * The number of times the body runs (≥ 1: the loop is bottom-tested), found by simulating the
- * latch test's IV; null when the test is not on a constant IV or does not exit within `limit`.
- */
-function constantTripCount(s: Shape, limit: number): number | null {
+/** The latch test of a counted loop: an IV `phi [C0, preheader], [next, latch]` with next = phi ± C. */
+interface CountedIV {
+  start: bigint;
+  step: bigint;
+  bits: number;
+  pred: Pred;
+  bound: bigint;
+  /** The test reads `next` (else the phi). */
+  testsNext: boolean;
+  /** The loop goes on when the test is true. */
+  stayOnTrue: boolean;
+}
+
+/** The latch test of `s` as a counted IV against a constant, or null. */
+function readCountedIV(s: Shape): CountedIV | null {
   const t = s.latch.terminator()!;
   const c = t.operand(0);
   if (!(c instanceof Instruction) || c.op !== Opcode.ICmp) return null;
@@ -151,11 +176,16 @@ function constantTripCount(s: Shape, limit: number): number | null {
   else if (next.op === Opcode.Add && next.operand(1) === phi && isConst(next.operand(0))) step = (next.operand(0) as ConstantInt).value;
   else if (next.op === Opcode.Sub && next.operand(0) === phi && isConst(next.operand(1))) step = -(next.operand(1) as ConstantInt).value;
   else return null;
-  const w = phi.type.bits;
-  const stayOnTrue = t.successor(0) === s.header;
-  const bound = k.value;
-  const testsNext = a === next;
-  let i = start.value;
+  return { start: start.value, step, bits: phi.type.bits, pred, bound: k.value, testsNext: a === next, stayOnTrue: t.successor(0) === s.header };
+}
+
+/**
+ * The number of times the body runs (≥ 1: the loop is bottom-tested), found by simulating the
+ * latch test's IV; null when the test is not on a constant IV or does not exit within `limit`.
+ */
+function constantTripCount(iv: CountedIV, limit: number): number | null {
+  const { bits: w, step, pred, bound, testsNext, stayOnTrue } = iv;
+  let i = iv.start;
   for (let trip = 1; trip <= limit; trip++) {
     const n = BigInt.asIntN(w, i + step);
     const stays = evalICmp(pred, w, testsNext ? n : i, bound) === stayOnTrue;
@@ -165,8 +195,19 @@ function constantTripCount(s: Shape, limit: number): number | null {
   return null;
 }
 
-/** Unrolls the loop `s` completely, `trip` copies of the body in all. */
-function unroll(fn: Function, s: Shape, trip: number): void {
+/** The exact trip count of an IV stepping by one, in closed form (any size), or null. */
+function largeTripCount(iv: CountedIV): bigint | null {
+  if (iv.step !== 1n) return null;
+  const first = iv.testsNext ? BigInt.asIntN(iv.bits, iv.start + 1n) : iv.start;
+  return tripCount(iv.pred, iv.bits, first, iv.bound, iv.stayOnTrue);
+}
+
+/**
+ * Unrolls the loop `s`, `trip` copies of the body in all: completely, or with `partial` (the
+ * trip count a multiple of `trip`) into a loop whose body is the copies in a row, which
+ * takes the back edge from the last copy only.
+ */
+function unroll(fn: Function, s: Shape, trip: number, partial = false): void {
   const { header, preheader, latch, exit, blocks } = s;
   const inLoop = new Set(blocks);
   const phis: Instruction[] = [];
@@ -216,11 +257,17 @@ function unroll(fn: Function, s: Shape, trip: number): void {
     prev = map;
   }
   // each copy's latch falls through to the next copy's header (after the cloning: copy 0 is
-  // cloned each time and must keep its test until then), the last one to the exit
+  // cloned each time and must keep its test until then), the last one to the exit; unrolled
+  // partially, the last one keeps its test and goes back to copy 0's header
   headers.push(exit);
   const conds: Instruction[] = [];
-  for (let k = 0; k < trip; k++) conds.push(replaceTerminator(latches[k], headers[k + 1]));
+  const falls = partial ? trip - 1 : trip;
+  for (let k = 0; k < falls; k++) conds.push(replaceTerminator(latches[k], headers[k + 1]));
   const lastLatch = latches[trip - 1];
+  if (partial) {
+    const t = lastLatch.terminator()!;
+    for (let j = 0; j < t.numSuccessors(); j++) if (t.successor(j) === headers[trip - 1]) t.setSuccessor(j, header);
+  }
   // uses after the loop take the last copy's values (collected first: a last value may be an
   // original instruction whose own uses are being replaced); the exit's phis come from the last latch
   const replace: { user: Instruction; index: number; value: Value }[] = [];
@@ -237,10 +284,19 @@ function unroll(fn: Function, s: Shape, trip: number): void {
   }
   for (const r of replace) r.user.setOperand(r.index, r.value);
   if (lastLatch !== latch) exit.replacePhiIncomingBlock(latch, lastLatch);
-  // copy 0 runs first: its header phis are the preheader's values
-  for (const p of phis) {
-    p.replaceAllUsesWith(p.incomingValueFor(preheader)!);
-    p.eraseFromParent();
+  if (partial) {
+    // copy 0's header phis: the back edge now comes from the last copy, with its values
+    for (const p of phis) {
+      const j = p.blockIndex(latch);
+      p.setIncomingValue(j, look(prev, p.incomingValue(j)));
+      p.setIncomingBlock(j, lastLatch);
+    }
+  } else {
+    // copy 0 runs first: its header phis are the preheader's values
+    for (const p of phis) {
+      p.replaceAllUsesWith(p.incomingValueFor(preheader)!);
+      p.eraseFromParent();
+    }
   }
   for (const c of conds) if (!c.hasUses() && c.op === Opcode.ICmp) c.eraseFromParent();
 }
@@ -256,7 +312,24 @@ function replaceTerminator(bb: BasicBlock, to: BasicBlock): Instruction {
 
 export interface LoopUnrollStats {
   unrolled: number;
+  /** Loops unrolled partially. */
+  partial: number;
   changed: boolean;
+}
+
+/**
+ * How many copies a loop too long to unroll completely is unrolled into: the most, up to
+ * `maxPartialCount` and `partialThreshold / size`, that divides its exact trip count (so no
+ * copy but the last needs the exit test; LLVM's partial unrolling with a known trip count,
+ * computeUnrollCount). Null when fewer than two.
+ */
+function partialCount(iv: CountedIV, size: number, o: LoopUnrollOptions): number | null {
+  const trip = largeTripCount(iv);
+  if (trip === null) return null;
+  for (let k = Math.min(o.maxPartialCount, Math.floor(o.partialThreshold / Math.max(1, size))); k >= 2; k--) {
+    if (trip % BigInt(k) === 0n) return k;
+  }
+  return null;
 }
 
 /** Fully unrolls the innermost loops of `fn` with small constant trip counts (LoopSimplify first). */
@@ -266,7 +339,7 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
   let changed = s.preheaders + s.backedges + s.exits > 0;
   const li = !changed && cached !== undefined ? cached : findLoops(new CFG(fn));
   // read every candidate first: unrolling one innermost loop leaves the others' blocks alone
-  const todo: { shape: Shape; trip: number }[] = [];
+  const todo: { shape: Shape; trip: number; partial: boolean }[] = [];
   for (const l of li.loops) {
     if (l.subLoops.length > 0) continue;
     const name = li.cfg.blockOf(l.header)!.name;
@@ -275,18 +348,30 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
       trace?.(`loop-unroll: %${name}: ${shape}`);
       continue;
     }
-    const limit = Math.min(o.maxTripCount, Math.floor(o.threshold / Math.max(1, shape.size)));
-    const trip = constantTripCount(shape, limit);
-    if (trip === null) {
-      trace?.(`loop-unroll: %${name}: no constant trip count ≤ ${limit}`);
+    const iv = readCountedIV(shape);
+    if (iv === null) {
+      trace?.(`loop-unroll: %${name}: no counted IV against a constant`);
       continue;
     }
-    trace?.(`loop-unroll: %${name}: trip count ${trip}, ${shape.size} instructions: unrolled`);
-    todo.push({ shape, trip });
+    const limit = Math.min(o.maxTripCount, Math.floor(o.threshold / Math.max(1, shape.size)));
+    const trip = constantTripCount(iv, limit);
+    if (trip !== null) {
+      trace?.(`loop-unroll: %${name}: trip count ${trip}, ${shape.size} instructions: unrolled`);
+      todo.push({ shape, trip, partial: false });
+      continue;
+    }
+    const count = partialCount(iv, shape.size, o);
+    if (count === null) {
+      trace?.(`loop-unroll: %${name}: no constant trip count ≤ ${limit}, none that ${shape.size} instructions can be unrolled by`);
+      continue;
+    }
+    trace?.(`loop-unroll: %${name}: ${shape.size} instructions, trip count a multiple of ${count}: unrolled by ${count}`);
+    todo.push({ shape, trip: count, partial: true });
   }
-  for (const { shape, trip } of todo) unroll(fn, shape, trip);
+  for (const { shape, trip, partial } of todo) unroll(fn, shape, trip, partial);
   if (todo.length > 0) changed = true;
-  return { unrolled: todo.length, changed };
+  const partial = todo.filter((t) => t.partial).length;
+  return { unrolled: todo.length - partial, partial, changed };
 }
 
 export function parseLoopUnrollParams(params: string): Partial<LoopUnrollOptions> {
@@ -294,17 +379,19 @@ export function parseLoopUnrollParams(params: string): Partial<LoopUnrollOptions
   for (const raw of params.split(';')) {
     const p = raw.trim();
     if (p === '') continue;
-    const m = /^(threshold|max-trip-count)=(\d+)$/.exec(p);
-    if (m === null) throw new Error(`loop-unroll: unknown parameter '${p}' (expected threshold=N, max-trip-count=N)`);
+    const m = /^(threshold|max-trip-count|partial-threshold|max-partial-count)=(\d+)$/.exec(p);
+    if (m === null) throw new Error(`loop-unroll: unknown parameter '${p}' (expected threshold=N, max-trip-count=N, partial-threshold=N, max-partial-count=N)`);
     if (m[1] === 'threshold') o.threshold = Number(m[2]);
-    else o.maxTripCount = Number(m[2]);
+    else if (m[1] === 'max-trip-count') o.maxTripCount = Number(m[2]);
+    else if (m[1] === 'partial-threshold') o.partialThreshold = Number(m[2]);
+    else o.maxPartialCount = Number(m[2]);
   }
   return o;
 }
 
 export const loopUnrollPass: PassInfo = {
   name: 'loop-unroll',
-  description: 'fully unroll innermost loops with a small constant trip count',
+  description: 'unroll innermost loops with a constant trip count: fully when small, else partially by a divisor of it',
   create(params: string): FunctionPass {
     const opts = parseLoopUnrollParams(params);
     return {
@@ -313,6 +400,7 @@ export const loopUnrollPass: PassInfo = {
       run(fn: Function, ctx: PassContext): PassResult {
         const r = unrollLoops(fn, opts, ctx.analyses.get(LoopAnalysis), ctx.trace);
         if (r.unrolled) ctx.stat('loops unrolled', r.unrolled);
+        if (r.partial) ctx.stat('loops unrolled partially', r.partial);
         return { changed: r.changed, preserved: r.changed ? 'none' : 'all' };
       },
     };

@@ -62,10 +62,14 @@ x:
 }`;
     for (const [ir, p] of [
       [unknown, 'loop-unroll'],
-      [counted('i32', 0, 'add i32 %i, 1', 'icmp slt i32 %i1, 1000'), 'loop-unroll'],
+      [counted('i32', 0, 'add i32 %i, 1', 'icmp slt i32 %i1, 1000'), 'loop-unroll<max-partial-count=0>'],
+      // a trip count of 1009 (a prime): no count up to 8 divides it
+      [counted('i32', 0, 'add i32 %i, 1', 'icmp slt i32 %i1, 1009'), 'loop-unroll'],
       // 10 trips × 6 instructions is over a threshold of 59
-      [SUM10, 'loop-unroll<threshold=59>'],
-      [SUM10, 'loop-unroll<max-trip-count=9>'],
+      [SUM10, 'loop-unroll<threshold=59;max-partial-count=0>'],
+      [SUM10, 'loop-unroll<max-trip-count=9;max-partial-count=0>'],
+      // partially, 2 × 6 instructions is over a partial threshold of 11
+      [SUM10, 'loop-unroll<max-trip-count=9;partial-threshold=11>'],
       // a test that never exits within the limit
       [counted('i32', 0, 'add i32 %i, 2', 'icmp ne i32 %i1, 7'), 'loop-unroll'],
       // a step that is not constant
@@ -73,10 +77,54 @@ x:
     ] as const) {
       const r = opt(ir, p);
       expect(stat(r, 'loop-unroll', 'loops unrolled'), `${p} on ${ir}`).toBe(0);
+      expect(stat(r, 'loop-unroll', 'loops unrolled partially'), `${p} on ${ir}`).toBe(0);
       expect(r.fnText('f')).toBe(printFunction(parseModule(ir, 'in.ll').getFunction('f')!));
     }
     expect(stat(opt(SUM10, 'loop-unroll<threshold=60>'), 'loop-unroll', 'loops unrolled')).toBe(1);
     expect(() => opt(SUM10, 'loop-unroll<bogus>')).toThrow(/unknown parameter/);
+  });
+
+  it('unrolls longer loops partially, by the largest count that divides the trip count', () => {
+    // 1000 runs, 6 instructions: 8 copies (8 × 6 ≤ 150 and 8 divides 1000)
+    const ir = counted('i32', 0, 'add nsw i32 %i, 1', 'icmp slt i32 %i1, 1000');
+    const r = opt(ir, 'loop-unroll');
+    expect(stat(r, 'loop-unroll', 'loops unrolled partially')).toBe(1);
+    const t = r.fnText('f');
+    expect(countOps(t, 'phi')).toBe(2);
+    expect(countOps(t, 'icmp')).toBe(1);
+    expect(t).toMatch(/%i = phi i32 \[ 0, %entry \], \[ %i1\.7, %h\.7 \]/);
+    expect(t).toMatch(/br i1 %c\.7, label %h, label %x/);
+    expect(t).toMatch(/ret i32 %s1\.7/);
+    expect(sameResults(ir, 'loop-unroll', 'f', [[]])).toEqual([499500]);
+    // 12 runs with a partial threshold of 30: 5 copies fit but do not divide 12, 4 do
+    const twelve = counted('i32', 0, 'add i32 %i, 1', 'icmp ne i32 %i1, 12');
+    const r4 = opt(twelve, 'loop-unroll<max-trip-count=8;partial-threshold=30>');
+    expect(stat(r4, 'loop-unroll', 'loops unrolled partially')).toBe(1);
+    expect(r4.fnText('f')).toMatch(/^h\.3:/m);
+    expect(r4.fnText('f')).not.toMatch(/^h\.4:/m);
+    expect(sameResults(twelve, 'loop-unroll<max-trip-count=8;partial-threshold=30>', 'f', [[]])).toEqual([66]);
+    // the exit taken on true, the IV tested before its increment, and values used after the loop
+    const other = `
+define i64 @f(i64 %a) {
+entry:
+  br label %h
+h:
+  %i = phi i64 [ 5, %entry ], [ %i1, %h ]
+  %p = phi i64 [ %a, %entry ], [ %m, %h ]
+  %m = mul i64 %p, 3
+  %i1 = add i64 %i, 1
+  %c = icmp sge i64 %i, 604
+  br i1 %c, label %x, label %h
+x:
+  %e = phi i64 [ %p, %h ]
+  %r1 = add i64 %e, %m
+  %r2 = mul i64 %r1, %i
+  ret i64 %r2
+}`;
+    const ro = opt(other, 'loop-unroll');
+    expect(stat(ro, 'loop-unroll', 'loops unrolled partially')).toBe(1);
+    sameResults(other, 'loop-unroll', 'f', [[1n], [-7n], [123456789n]]);
+    sameResults(other, 'loop-unroll,instcombine,simplifycfg,gvn', 'f', [[1n], [-7n]]);
   });
 
   it('gives values used after the loop their last copy', () => {
