@@ -25,6 +25,7 @@ import { gvnPass } from './gvn.js';
 import { prePass } from './pre.js';
 import { loopUnrollPass } from './loop-unroll.js';
 import { loopIdiomPass } from './loop-idiom.js';
+import { loopDeletionPass } from './loop-deletion.js';
 import { SSA_PASSES } from '../ssa/passes.js';
 import { Instrumentation, PassManager } from './pass-manager.js';
 import { registerStandardPipelines } from './pipelines.js';
@@ -53,6 +54,7 @@ const ALL_PASSES: PassInfo[] = [
   prePass,
   loopUnrollPass,
   loopIdiomPass,
+  loopDeletionPass,
   ...SSA_PASSES,
 ];
 

@@ -4,8 +4,8 @@
  *   O0: nothing (parse, verify, print).
  *   O1: promote memory to registers, then the cheap scalar clean-ups.
  *   O2: O1 plus inlining, global value numbering, loop optimizations (rotation, LICM,
- *       induction variables with widening, fill/copy loops to memset/memcpy, full unrolling
- *       of small constant-trip loops) and
+ *       induction variables with widening, loops computed at compile time, fill/copy loops
+ *       to memset/memcpy, complete and partial unrolling of constant-trip loops) and
  *       partial redundancy elimination, iterated while they keep finding work.
  */
 import { registerPipeline } from './registry.js';
@@ -22,7 +22,7 @@ export const PIPELINES: Record<string, string> = {
     'fixpoint<3>(' +
       [
         'instcombine', 'simplifycfg', 'sccp', 'early-cse', 'jump-threading', 'simplifycfg', 'tailcallelim',
-        'loop-simplify', 'loop-rotate', 'licm', 'indvars', 'loop-idiom', 'loop-unroll', 'gvn', 'instcombine', 'adce', 'simplifycfg', 'dce',
+        'loop-simplify', 'loop-rotate', 'licm', 'indvars', 'loop-deletion', 'loop-idiom', 'loop-unroll', 'gvn', 'instcombine', 'adce', 'simplifycfg', 'dce',
       ].join(',') +
       ')',
     // partial redundancy elimination once at the end (lazy code motion; in SSA after GVN it

@@ -24,6 +24,7 @@ export const SINGLE_PASSES = [
   'tailcallelim',
   'inline',
   'loop-idiom',
+  'loop-deletion',
 ];
 
 export const COMBINATIONS = [
@@ -32,6 +33,7 @@ export const COMBINATIONS = [
   'simplifycfg,jump-threading,simplifycfg',
   'loop-rotate,licm,indvars<exit-values=always>,simplifycfg',
   'loop-rotate,indvars,loop-idiom,simplifycfg',
+  'loop-rotate,loop-deletion,simplifycfg',
   'inline<threshold=200>,tailcallelim,simplifycfg,jump-threading,loop-rotate,licm,indvars,simplifycfg',
 ];
 

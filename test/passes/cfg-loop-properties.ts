@@ -25,6 +25,7 @@ export const PASS_POOL = [
   'loop-unroll',
   'loop-unroll<threshold=100>',
   'loop-idiom',
+  'loop-deletion',
   'tailcallelim',
   'inline',
   'inline<threshold=300>',
