@@ -224,6 +224,9 @@ export function deleteLoops(fn: Function, opts: Partial<LoopDeletionOptions> = {
       if (gone.has(b) || b.parent !== fn) skip = true;
       // a block whose address is taken must stay
       for (let u = b.firstUse; u !== null; u = u.next) if (u.user.kind !== ValueKind.Instruction) skip = true;
+      // an entry from outside but the preheader (an unreachable block can branch into a loop
+      // body) would be left branching to a deleted block
+      for (const p of b.predecessors()) if (!blocks.has(p) && !(b === header && p === preheader)) skip = true;
     }
     if (skip) continue;
     const run = runLoop(blocks, header, preheader, o);

@@ -118,6 +118,16 @@ late:
       expect(stat(r, 'loop-deletion', 'loops deleted'), why).toBe(0);
       expect(countOps(r.fnText('f'), 'phi'), why).toBeGreaterThan(0);
     }
+    // an unreachable block that branches into the loop body keeps the loop (it would branch
+    // to a deleted block)
+    const side = mix(`  br label %body
+body:
+  %t = phi i32 [ %acc, %h ], [ 7, %dead ]
+  %a2 = mul i32 %t, 3
+  br label %latch
+dead:
+  br label %body`);
+    expect(stat(opt(side, 'loop-deletion'), 'loop-deletion', 'loops deleted')).toBe(0);
     // the same loop is run with a larger budget of trips
     expect(stat(opt(mix(XORMUL, 'icmp ult i32 %i1, 300'), 'loop-deletion'), 'loop-deletion', 'loops deleted')).toBe(0);
     expect(stat(opt(mix(XORMUL, 'icmp ult i32 %i1, 300'), 'loop-deletion<max-iterations=300>'), 'loop-deletion', 'loops deleted')).toBe(1);
