@@ -973,7 +973,10 @@ export function constantGEPOffset(srcType: Type, indices: readonly Value[]): num
   let off = constIndex(indices[0]) * allocSize(srcType);
   let t = srcType;
   for (let k = 1; k < indices.length; k++) {
-    off += stepInto(t, constIndex(indices[k]));
+    // a variable index: the offset is unknown (and stepType would be stale)
+    const d = stepInto(t, constIndex(indices[k]));
+    if (Number.isNaN(d)) return null;
+    off += d;
     t = stepType;
   }
   return Number.isSafeInteger(off) ? off : null;
@@ -986,7 +989,10 @@ export function constantGEPInstOffset(gep: Instruction): number | null {
   let t = gep.auxType!;
   let off = constIndex(ops[1].value) * allocSize(t);
   for (let k = 2; k < ops.length; k++) {
-    off += stepInto(t, constIndex(ops[k].value));
+    // a variable index: the offset is unknown (and stepType would be stale)
+    const d = stepInto(t, constIndex(ops[k].value));
+    if (Number.isNaN(d)) return null;
+    off += d;
     t = stepType;
   }
   return Number.isSafeInteger(off) ? off : null;
