@@ -29,7 +29,7 @@ import { abiAlign } from '../ir/layout.js';
 import { Value, ValueKind } from '../ir/value.js';
 import { CallGraph } from '../analysis/callgraph.js';
 import type { ModulePass, ModulePassContext, PassResult } from './pass.js';
-import type { PassInfo } from './registry.js';
+import { parseNumericParams, type PassInfo } from './registry.js';
 
 export interface InlineOptions {
   /** Most instructions (after constant-argument discounts) of an inlined callee. */
@@ -325,16 +325,7 @@ export function inlineModule(m: Module, opts: Partial<InlineOptions> = {}, chang
 }
 
 export function parseInlineParams(params: string): Partial<InlineOptions> {
-  const o: Partial<InlineOptions> = {};
-  for (const raw of params.split(';')) {
-    const p = raw.trim();
-    if (p === '') continue;
-    const m = /^(threshold|caller-limit)=(\d+)$/.exec(p);
-    if (m === null) throw new Error(`inline: unknown parameter '${p}' (expected threshold=N, caller-limit=N)`);
-    if (m[1] === 'threshold') o.threshold = Number(m[2]);
-    else o.callerLimit = Number(m[2]);
-  }
-  return o;
+  return parseNumericParams<InlineOptions>('inline', params, { 'threshold': 'threshold', 'caller-limit': 'callerLimit' });
 }
 
 export const inlinePass: PassInfo = {

@@ -30,7 +30,7 @@ import { CFG } from '../analysis/cfg.js';
 import { computeDominators } from '../analysis/dominators.js';
 import { repairSSA } from '../ssa/repair.js';
 import type { FunctionPass, PassContext, PassResult } from './pass.js';
-import type { PassInfo } from './registry.js';
+import { parseNumericParams, type PassInfo } from './registry.js';
 import { splitBlockPredecessors } from './loop-simplify.js';
 import { removeUnreachableBlocks, retargetEdges } from './simplifycfg.js';
 
@@ -214,15 +214,7 @@ export function threadJumps(fn: Function, opts: Partial<JumpThreadingOptions> = 
 }
 
 export function parseJumpThreadingParams(params: string): Partial<JumpThreadingOptions> {
-  const o: Partial<JumpThreadingOptions> = {};
-  for (const raw of params.split(';')) {
-    const p = raw.trim();
-    if (p === '') continue;
-    const m = /^threshold=(\d+)$/.exec(p);
-    if (m === null) throw new Error(`jump-threading: unknown parameter '${p}' (expected threshold=N)`);
-    o.threshold = Number(m[1]);
-  }
-  return o;
+  return parseNumericParams<JumpThreadingOptions>('jump-threading', params, { 'threshold': 'threshold' });
 }
 
 export const jumpThreadingPass: PassInfo = {

@@ -37,7 +37,7 @@ import { findLoops, type LoopInfo } from '../analysis/loops.js';
 import { LoopAnalysis } from './analyses.js';
 import { simplifyLoops } from './loop-simplify.js';
 import type { FunctionPass, PassContext, PassResult } from './pass.js';
-import type { PassInfo } from './registry.js';
+import { parseNumericParams, type PassInfo } from './registry.js';
 
 export interface LoopDeletionOptions {
   /** Most trips run. */
@@ -244,16 +244,7 @@ export function deleteLoops(fn: Function, opts: Partial<LoopDeletionOptions> = {
 }
 
 export function parseLoopDeletionParams(params: string): Partial<LoopDeletionOptions> {
-  const o: Partial<LoopDeletionOptions> = {};
-  for (const raw of params.split(';')) {
-    const p = raw.trim();
-    if (p === '') continue;
-    const m = /^(max-iterations|budget)=(\d+)$/.exec(p);
-    if (m === null) throw new Error(`loop-deletion: unknown parameter '${p}' (expected max-iterations=N, budget=N)`);
-    if (m[1] === 'max-iterations') o.maxIterations = Number(m[2]);
-    else o.budget = Number(m[2]);
-  }
-  return o;
+  return parseNumericParams<LoopDeletionOptions>('loop-deletion', params, { 'max-iterations': 'maxIterations', 'budget': 'budget' });
 }
 
 export const loopDeletionPass: PassInfo = {

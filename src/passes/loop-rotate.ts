@@ -36,7 +36,7 @@ import { CFG } from '../analysis/cfg.js';
 import { findLoops, Loop, LoopInfo } from '../analysis/loops.js';
 import { LoopAnalysis } from './analyses.js';
 import type { FunctionPass, PassContext, PassResult } from './pass.js';
-import type { PassInfo } from './registry.js';
+import { parseNumericParams, type PassInfo } from './registry.js';
 import { repairSSA } from '../ssa/repair.js';
 import { commonLoop, LoopMembership, simplifyLoops, splitBlockPredecessors, splitEdge } from './loop-simplify.js';
 import { edgeCount, mergeSuccessorIntoBlock } from './simplifycfg.js';
@@ -203,15 +203,7 @@ export function rotateLoops(fn: Function, opts: Partial<LoopRotateOptions> = {},
 }
 
 export function parseLoopRotateParams(params: string): Partial<LoopRotateOptions> {
-  const o: Partial<LoopRotateOptions> = {};
-  for (const raw of params.split(';')) {
-    const p = raw.trim();
-    if (p === '') continue;
-    const m = /^header-size=(\d+)$/.exec(p);
-    if (m === null) throw new Error(`loop-rotate: unknown parameter '${p}' (expected header-size=N)`);
-    o.headerSize = Number(m[1]);
-  }
-  return o;
+  return parseNumericParams<LoopRotateOptions>('loop-rotate', params, { 'header-size': 'headerSize' });
 }
 
 export const loopRotatePass: PassInfo = {

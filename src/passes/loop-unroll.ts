@@ -61,7 +61,7 @@ import { findLoops, type Loop, type LoopInfo } from '../analysis/loops.js';
 import { LoopAnalysis } from './analyses.js';
 import { simplifyLoops } from './loop-simplify.js';
 import type { FunctionPass, PassContext, PassResult } from './pass.js';
-import type { PassInfo } from './registry.js';
+import { parseNumericParams, type PassInfo } from './registry.js';
 
 export interface LoopUnrollOptions {
   /** Largest unrolled size (trip count × instructions of the loop) that is unrolled. */
@@ -375,18 +375,7 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
 }
 
 export function parseLoopUnrollParams(params: string): Partial<LoopUnrollOptions> {
-  const o: Partial<LoopUnrollOptions> = {};
-  for (const raw of params.split(';')) {
-    const p = raw.trim();
-    if (p === '') continue;
-    const m = /^(threshold|max-trip-count|partial-threshold|max-partial-count)=(\d+)$/.exec(p);
-    if (m === null) throw new Error(`loop-unroll: unknown parameter '${p}' (expected threshold=N, max-trip-count=N, partial-threshold=N, max-partial-count=N)`);
-    if (m[1] === 'threshold') o.threshold = Number(m[2]);
-    else if (m[1] === 'max-trip-count') o.maxTripCount = Number(m[2]);
-    else if (m[1] === 'partial-threshold') o.partialThreshold = Number(m[2]);
-    else o.maxPartialCount = Number(m[2]);
-  }
-  return o;
+  return parseNumericParams<LoopUnrollOptions>('loop-unroll', params, { 'threshold': 'threshold', 'max-trip-count': 'maxTripCount', 'partial-threshold': 'partialThreshold', 'max-partial-count': 'maxPartialCount' });
 }
 
 export const loopUnrollPass: PassInfo = {

@@ -27,6 +27,25 @@ export function registerPipeline(name: string, text: () => string): void {
   pipelines.set(name, text);
 }
 
+/**
+ * Parses numeric pass parameters, `name=N;name=N` (the text between a pass's angle
+ * brackets), into options: `keys` maps each parameter name to its option. An unknown name
+ * or a value that is not a whole number is an error naming the pass and what it takes.
+ */
+export function parseNumericParams<O>(pass: string, params: string, keys: Record<string, keyof O>): Partial<O> {
+  const o: Partial<Record<keyof O, number>> = {};
+  for (const raw of params.split(';')) {
+    const p = raw.trim();
+    if (p === '') continue;
+    const m = /^([a-z-]+)=(\d+)$/.exec(p);
+    if (m === null || !Object.hasOwn(keys, m[1])) {
+      throw new Error(`${pass}: unknown parameter '${p}' (expected ${Object.keys(keys).map((k) => `${k}=N`).join(', ')})`);
+    }
+    o[keys[m[1]]] = Number(m[2]);
+  }
+  return o as Partial<O>;
+}
+
 export function passInfos(): PassInfo[] {
   return [...registry.values()].sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -10,6 +10,7 @@ import { CFGAnalysis, DominatorTreeAnalysis } from '../../src/passes/analyses.js
 import { ensureRegistered, parsePipeline, PassManager, PipelineError, runPipeline, VerifyEachError } from '../../src/passes/index.js';
 import type { FunctionPass, PassContext, PassResult, Preserved } from '../../src/passes/pass.js';
 import { PIPELINES } from '../../src/passes/pipelines.js';
+import { parseNumericParams } from '../../src/passes/registry.js';
 import { parseModule } from '../../src/text/parser.js';
 import { printModule } from '../../src/text/printer.js';
 
@@ -66,6 +67,20 @@ describe('pipeline strings (opt syntax)', () => {
     expect(() => parsePipeline('function(sccp')).toThrow(/expected '\)'/);
     expect(() => parsePipeline('repeat<x>(dce)')).toThrow(/repeat needs a count/);
     expect(() => parsePipeline('default<O7>')).toThrow(/unknown pipeline/);
+  });
+});
+
+describe('numeric pass parameters', () => {
+  interface O { threshold: number; maxTripCount: number }
+  const keys = { threshold: 'threshold', 'max-trip-count': 'maxTripCount' } as const;
+  it('name=N pairs separated by semicolons; the last one wins', () => {
+    expect(parseNumericParams<O>('p', '', keys)).toEqual({});
+    expect(parseNumericParams<O>('p', 'threshold=5; max-trip-count=70;threshold=6', keys)).toEqual({ threshold: 6, maxTripCount: 70 });
+  });
+  it('unknown names, values that are not whole numbers and inherited names are errors', () => {
+    for (const bad of ['bogus=1', 'threshold', 'threshold=-1', 'threshold=1.5', 'constructor=1', 'toString=2']) {
+      expect(() => parseNumericParams<O>('p', bad, keys), bad).toThrow(`p: unknown parameter '${bad}' (expected threshold=N, max-trip-count=N)`);
+    }
   });
 });
 
