@@ -1,5 +1,7 @@
 /**
- * Trip counts of bottom-tested loops in closed form, for an induction variable that steps by
+ * Counted loops: `readCountedIV` reads a rotated loop's latch test as an induction variable
+ * against a constant (shared by loop-unroll and loop-idiom), and `tripCount` gives trip counts
+ * of bottom-tested loops in closed form, for an induction variable that steps by
  * one (Muchnick, "Advanced Compiler Design and Implementation" §14.1, trip counts of counted
  * loops; LLVM's ScalarEvolution computes them as backedge-taken count + 1).
  *
@@ -9,8 +11,16 @@
  * that go on while the IV is above k (ugt, uge, sgt, sge), and ule/sle against the largest
  * value. Checked against a simulation by a property test (test/passes/loop-idiom.test.ts).
  */
+import type { BasicBlock } from '../ir/basic-block.js';
+import type { ConstantInt } from '../ir/constants.js';
+import { Instruction } from '../ir/instruction.js';
+import { inversePred, Opcode, Pred, swappedPred } from '../ir/opcodes.js';
+import { ValueKind, type Value } from '../ir/value.js';
 import { evalICmp } from './instsimplify.js';
-import { inversePred, Pred } from '../ir/opcodes.js';
+
+function isConst(v: Value): v is ConstantInt {
+  return v.kind === ValueKind.ConstantInt;
+}
 
 /**
  * Number of runs of a bottom-tested loop body (≥ 1) whose IV takes a, a+1, … in run 1, 2, …
@@ -42,4 +52,72 @@ export function tripCount(pred: Pred, bits: number, first: bigint, k: bigint, st
       // ugt, uge, sgt, sge hold until the IV wraps around
       return null;
   }
+}
+
+/** The latch test of a counted loop: an IV `phi [C0, preheader], [next, latch]` with next = phi ± C. */
+export interface CountedIV {
+  phi: Instruction;
+  next: Instruction;
+  /** The latch's test, `icmp pred A, K` with A the phi or next. */
+  test: Instruction;
+  start: bigint;
+  step: bigint;
+  bits: number;
+  pred: Pred;
+  bound: bigint;
+  /** The test reads `next` (else the phi). */
+  testsNext: boolean;
+  /** The loop goes on when the test is true. */
+  stayOnTrue: boolean;
+}
+
+/**
+ * The latch test of a rotated loop (`br i1 %c` in the latch, back to the header or out) as a
+ * counted IV against a constant, or null.
+ */
+export function readCountedIV(header: BasicBlock, preheader: BasicBlock, latch: BasicBlock): CountedIV | null {
+  const t = latch.terminator();
+  if (t === null || !t.isConditionalBranch()) return null;
+  const c = t.operand(0);
+  if (!(c instanceof Instruction) || c.op !== Opcode.ICmp) return null;
+  let a = c.operand(0);
+  let k = c.operand(1);
+  let pred: Pred = c.pred;
+  if (isConst(a) && !isConst(k)) {
+    [a, k] = [k, a];
+    pred = swappedPred(pred);
+  }
+  if (!isConst(k) || !(a instanceof Instruction) || !a.type.isInt()) return null;
+  // a is the IV's phi or its increment
+  let phi: Instruction;
+  let next: Instruction;
+  if (a.op === Opcode.Phi && a.parent === header) {
+    phi = a;
+    const n = a.incomingValueFor(latch);
+    if (!(n instanceof Instruction)) return null;
+    next = n;
+  } else {
+    next = a;
+    const p = next.op === Opcode.Add || next.op === Opcode.Sub ? next.operand(0) : null;
+    const q = next.op === Opcode.Add ? next.operand(1) : null;
+    const cand = p instanceof Instruction && p.op === Opcode.Phi && p.parent === header ? p : q instanceof Instruction && q.op === Opcode.Phi && q.parent === header ? q : null;
+    if (cand === null) return null;
+    phi = cand;
+  }
+  if (phi.incomingValueFor(latch) !== next) return null;
+  const start = phi.incomingValueFor(preheader);
+  if (start === undefined || !isConst(start)) return null;
+  let step: bigint;
+  if (next.op === Opcode.Add && next.operand(0) === phi && isConst(next.operand(1))) step = (next.operand(1) as ConstantInt).value;
+  else if (next.op === Opcode.Add && next.operand(1) === phi && isConst(next.operand(0))) step = (next.operand(0) as ConstantInt).value;
+  else if (next.op === Opcode.Sub && next.operand(0) === phi && isConst(next.operand(1))) step = -(next.operand(1) as ConstantInt).value;
+  else return null;
+  return { phi, next, test: c, start: start.value, step, bits: phi.type.bits, pred, bound: k.value, testsNext: a === next, stayOnTrue: t.successor(0) === header };
+}
+
+/** The exact trip count of an IV stepping by one, in closed form (any size), or null. */
+export function closedTripCount(iv: CountedIV): bigint | null {
+  if (iv.step !== 1n) return null;
+  const first = iv.testsNext ? BigInt.asIntN(iv.bits, iv.start + 1n) : iv.start;
+  return tripCount(iv.pred, iv.bits, first, iv.bound, iv.stayOnTrue);
 }

@@ -35,12 +35,12 @@ import { ConstantFP, ConstantInt } from '../ir/constants.js';
 import { Function } from '../ir/function.js';
 import { Instruction } from '../ir/instruction.js';
 import { allocSize, storeSize } from '../ir/layout.js';
-import { Flag, Opcode, swappedPred, type Pred } from '../ir/opcodes.js';
+import { Flag, Opcode } from '../ir/opcodes.js';
 import { functionType, i1, i64, i8, ptr, TypeKind, voidType, type Type } from '../ir/types.js';
 import { setUseValue, Value, ValueKind } from '../ir/value.js';
 import { decomposePointer, isIdentifiedObject } from '../analysis/alias.js';
 import { CFG } from '../analysis/cfg.js';
-import { tripCount } from '../analysis/trip-count.js';
+import { closedTripCount, readCountedIV } from '../analysis/trip-count.js';
 import { findLoops, type Loop, type LoopInfo } from '../analysis/loops.js';
 import { LoopAnalysis } from './analyses.js';
 import { simplifyLoops } from './loop-simplify.js';
@@ -124,30 +124,15 @@ function readIdiom(l: Loop, li: LoopInfo): Idiom | string {
   if (preheader.terminator()?.op !== Opcode.Br || preheader.terminator()!.numSuccessors() !== 1) return 'preheader does not branch straight to the loop';
   const t = body.terminator();
   if (t === null || !t.isConditionalBranch()) return 'not rotated';
-  const stay = t.successor(0) === body;
-  const exit = stay ? t.successor(1) : t.successor(0);
+  const exit = t.successor(0) === body ? t.successor(1) : t.successor(0);
   if (exit === body || (t.successor(0) !== body && t.successor(1) !== body)) return 'not rotated';
-  // the IV
-  const iv = body.first!;
-  if (iv.op !== Opcode.Phi || iv.next?.op === Opcode.Phi || iv.numIncoming !== 2 || !iv.type.isInt()) return 'not one integer phi';
-  const next = iv.incomingValueFor(body);
-  const start = constInt(iv.incomingValueFor(preheader) ?? iv);
-  if (!(next instanceof Instruction) || next.parent !== body || next.op !== Opcode.Add || start === null) return 'no IV with a constant start';
-  if (!((next.operand(0) === iv && constInt(next.operand(1)) === 1n) || (next.operand(1) === iv && constInt(next.operand(0)) === 1n))) return 'IV step is not 1';
-  // the test
-  const c = t.operand(0);
-  if (!(c instanceof Instruction) || c.op !== Opcode.ICmp || c.parent !== body || !onlyUser(c, t)) return 'latch test is not an icmp';
-  let a = c.operand(0);
-  let kv = c.operand(1);
-  let pred: Pred = c.pred;
-  if (constInt(a) !== null) {
-    [a, kv] = [kv, a];
-    pred = swappedPred(pred);
-  }
-  const k = constInt(kv);
-  if (k === null || (a !== iv && a !== next)) return 'latch test is not IV against a constant';
-  const bits = iv.type.bits;
-  const trip = tripCount(pred, bits, a === iv ? start : BigInt.asIntN(bits, start + 1n), k, stay);
+  // the IV (the loop's only phi) and the test
+  const civ = readCountedIV(body, preheader, body);
+  if (civ === null || body.first !== civ.phi || civ.phi.next?.op === Opcode.Phi) return 'no counted IV against a constant, or other phis';
+  const { phi: iv, next, test } = civ;
+  if (civ.step !== 1n || next.parent !== body || test.parent !== body || !onlyUser(test, t)) return 'IV step is not 1, or the test is used elsewhere';
+  const start = civ.start;
+  const trip = closedTripCount(civ);
   if (trip === null) return 'no closed-form trip count';
   // the store, and what it stores
   let store: Instruction | null = null;
@@ -193,17 +178,6 @@ function readIdiom(l: Loop, li: LoopInfo): Idiom | string {
   return { body, preheader, exit, iv, next, start, trip, store, dst, load, src, byte, size };
 }
 
-/** The module's declaration of intrinsic `name`, added when missing; null if the name is taken otherwise. */
-function intrinsic(fn: Function, name: string, params: Type[]): Function | null {
-  const m = fn.parent!;
-  const ft = functionType(voidType, params);
-  const f = m.getFunction(name);
-  if (f !== undefined) return f.fnType === ft || f.fnType.toString() === ft.toString() ? f : null;
-  const d = new Function(name, ft);
-  m.addFunction(d);
-  return d;
-}
-
 /** `gep` of the same shape as `g`, at constant index `k`, inserted before `pos`. */
 function addressAt(g: Instruction, k: bigint, pos: Instruction): Instruction {
   const c = g.clone();
@@ -214,7 +188,11 @@ function addressAt(g: Instruction, k: bigint, pos: Instruction): Instruction {
 }
 
 function rewrite(fn: Function, d: Idiom): boolean {
-  const callee = d.load !== null ? intrinsic(fn, 'llvm.memcpy.p0.p0.i64', [ptr, ptr, i64, i1]) : intrinsic(fn, 'llvm.memset.p0.i64', [ptr, i8, i64, i1]);
+  const m = fn.parent!;
+  const callee =
+    d.load !== null
+      ? m.getOrInsertFunction('llvm.memcpy.p0.p0.i64', functionType(voidType, [ptr, ptr, i64, i1]))
+      : m.getOrInsertFunction('llvm.memset.p0.i64', functionType(voidType, [ptr, i8, i64, i1]));
   if (callee === null) return false;
   const br = d.preheader.terminator()!;
   const to = addressAt(d.dst, d.start, br);

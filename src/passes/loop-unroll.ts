@@ -48,14 +48,13 @@
  * sees them).
  */
 import { BasicBlock } from '../ir/basic-block.js';
-import { ConstantInt } from '../ir/constants.js';
 import type { Function } from '../ir/function.js';
 import { Instruction } from '../ir/instruction.js';
-import { Opcode, swappedPred, type Pred } from '../ir/opcodes.js';
+import { Opcode } from '../ir/opcodes.js';
 import { voidType } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 import { evalICmp } from '../analysis/instsimplify.js';
-import { tripCount } from '../analysis/trip-count.js';
+import { closedTripCount, readCountedIV, type CountedIV } from '../analysis/trip-count.js';
 import { CFG } from '../analysis/cfg.js';
 import { findLoops, type Loop, type LoopInfo } from '../analysis/loops.js';
 import { LoopAnalysis } from './analyses.js';
@@ -86,10 +85,6 @@ interface Shape {
   blocks: BasicBlock[];
   /** Instructions in the loop. */
   size: number;
-}
-
-function isConst(v: Value): v is ConstantInt {
-  return v.kind === ValueKind.ConstantInt;
 }
 
 /** The shape of innermost loop `l`, or why it cannot be unrolled. */
@@ -126,59 +121,6 @@ function readShape(l: Loop, li: LoopInfo): Shape | string {
   return { header, preheader: cfg.blockOf(phId)!, latch, exit, blocks, size };
 }
 
-/** The latch test of a counted loop: an IV `phi [C0, preheader], [next, latch]` with next = phi ± C. */
-interface CountedIV {
-  start: bigint;
-  step: bigint;
-  bits: number;
-  pred: Pred;
-  bound: bigint;
-  /** The test reads `next` (else the phi). */
-  testsNext: boolean;
-  /** The loop goes on when the test is true. */
-  stayOnTrue: boolean;
-}
-
-/** The latch test of `s` as a counted IV against a constant, or null. */
-function readCountedIV(s: Shape): CountedIV | null {
-  const t = s.latch.terminator()!;
-  const c = t.operand(0);
-  if (!(c instanceof Instruction) || c.op !== Opcode.ICmp) return null;
-  let a = c.operand(0);
-  let k = c.operand(1);
-  let pred: Pred = c.pred;
-  if (isConst(a) && !isConst(k)) {
-    [a, k] = [k, a];
-    pred = swappedPred(pred);
-  }
-  if (!isConst(k) || !(a instanceof Instruction) || !a.type.isInt()) return null;
-  // a is the IV's phi or its increment
-  let phi: Instruction;
-  let next: Instruction;
-  if (a.op === Opcode.Phi && a.parent === s.header) {
-    phi = a;
-    const n = a.incomingValueFor(s.latch);
-    if (!(n instanceof Instruction)) return null;
-    next = n;
-  } else {
-    next = a;
-    const p = next.op === Opcode.Add || next.op === Opcode.Sub ? next.operand(0) : null;
-    const q = next.op === Opcode.Add ? next.operand(1) : null;
-    const cand = p instanceof Instruction && p.op === Opcode.Phi && p.parent === s.header ? p : q instanceof Instruction && q.op === Opcode.Phi && q.parent === s.header ? q : null;
-    if (cand === null) return null;
-    phi = cand;
-  }
-  if (phi.incomingValueFor(s.latch) !== next) return null;
-  const start = phi.incomingValueFor(s.preheader);
-  if (start === undefined || !isConst(start)) return null;
-  let step: bigint;
-  if (next.op === Opcode.Add && next.operand(0) === phi && isConst(next.operand(1))) step = (next.operand(1) as ConstantInt).value;
-  else if (next.op === Opcode.Add && next.operand(1) === phi && isConst(next.operand(0))) step = (next.operand(0) as ConstantInt).value;
-  else if (next.op === Opcode.Sub && next.operand(0) === phi && isConst(next.operand(1))) step = -(next.operand(1) as ConstantInt).value;
-  else return null;
-  return { start: start.value, step, bits: phi.type.bits, pred, bound: k.value, testsNext: a === next, stayOnTrue: t.successor(0) === s.header };
-}
-
 /**
  * The number of times the body runs (≥ 1: the loop is bottom-tested), found by simulating the
  * latch test's IV; null when the test is not on a constant IV or does not exit within `limit`.
@@ -195,12 +137,6 @@ function constantTripCount(iv: CountedIV, limit: number): number | null {
   return null;
 }
 
-/** The exact trip count of an IV stepping by one, in closed form (any size), or null. */
-function largeTripCount(iv: CountedIV): bigint | null {
-  if (iv.step !== 1n) return null;
-  const first = iv.testsNext ? BigInt.asIntN(iv.bits, iv.start + 1n) : iv.start;
-  return tripCount(iv.pred, iv.bits, first, iv.bound, iv.stayOnTrue);
-}
 
 /**
  * Unrolls the loop `s`, `trip` copies of the body in all: completely, or with `partial` (the
@@ -324,7 +260,7 @@ export interface LoopUnrollStats {
  * computeUnrollCount). Null when fewer than two.
  */
 function partialCount(iv: CountedIV, size: number, o: LoopUnrollOptions): number | null {
-  const trip = largeTripCount(iv);
+  const trip = closedTripCount(iv);
   if (trip === null) return null;
   for (let k = Math.min(o.maxPartialCount, Math.floor(o.partialThreshold / Math.max(1, size))); k >= 2; k--) {
     if (trip % BigInt(k) === 0n) return k;
@@ -348,7 +284,7 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
       trace?.(`loop-unroll: %${name}: ${shape}`);
       continue;
     }
-    const iv = readCountedIV(shape);
+    const iv = readCountedIV(shape.header, shape.preheader, shape.latch);
     if (iv === null) {
       trace?.(`loop-unroll: %${name}: no counted IV against a constant`);
       continue;
