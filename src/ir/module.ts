@@ -72,6 +72,17 @@ export class Module {
     return f;
   }
 
+  /**
+   * The function `name` of type `type`, declared when the module has no symbol of that name
+   * (LLVM's Module::getOrInsertFunction); null when the name is taken by a global or by a
+   * function of another type. Types are interned, so equal types are the same object.
+   */
+  getOrInsertFunction(name: string, type: Type): Function | null {
+    const s = this.symbols.get(name);
+    if (s === undefined) return this.addFunction(new Function(name, type));
+    return s instanceof Function && s.fnType === type ? s : null;
+  }
+
   addGlobal(g: GlobalVariable): GlobalVariable {
     this.claim(g.name, g);
     g.parent = this;

@@ -232,20 +232,13 @@ class ModuleGen {
     return c;
   }
 
+  // SysY names cannot contain '.', so the intrinsics' names are always free
   memset(): Function {
-    if (this.memsetFn === null) {
-      this.memsetFn = new Function('llvm.memset.p0.i64', functionType(voidType, [ptr, i8, i64, i1]));
-      this.module.addFunction(this.memsetFn);
-    }
-    return this.memsetFn;
+    return (this.memsetFn ??= this.module.getOrInsertFunction('llvm.memset.p0.i64', functionType(voidType, [ptr, i8, i64, i1]))!);
   }
 
   memcpy(): Function {
-    if (this.memcpyFn === null) {
-      this.memcpyFn = new Function('llvm.memcpy.p0.p0.i64', functionType(voidType, [ptr, ptr, i64, i1]));
-      this.module.addFunction(this.memcpyFn);
-    }
-    return this.memcpyFn;
+    return (this.memcpyFn ??= this.module.getOrInsertFunction('llvm.memcpy.p0.p0.i64', functionType(voidType, [ptr, ptr, i64, i1]))!);
   }
 }
 
