@@ -1,0 +1,230 @@
+/**
+ * The compiler worker: every compile, pass pipeline, graph, trace and run happens here, so
+ * the page never freezes; the page cancels a long job by terminating this worker and
+ * starting another (a synchronous job cannot be interrupted any other way).
+ *
+ * It keeps the last compile: the module text before the pipeline and after every pass
+ * execution, so a graph or a trace "at step k" re-parses that text.
+ */
+import {
+  PIPELINES,
+  SourceError,
+  blockNames,
+  compileSysY,
+  createPassManager,
+  ensureRegistered,
+  functionToDot,
+  cfgToDot,
+  parseModule,
+  parsePipeline,
+  passInfos,
+  printFunction,
+  printModule,
+  runModule,
+  traceFrontier,
+  traceIdf,
+  traceMem2Reg,
+  type Function,
+  type Module,
+} from '../../src/core.js';
+import type { Envelope, Reply, Request, CompileRequest, CompileReply, GraphRequest, GraphReply, TraceRequest, TraceReply, RunRequest, RunReply, RunSide, PipelineStep, TraceEvent, PassListReply } from './protocol.js';
+
+interface Compiled {
+  initial: string;
+  /** Module text after each step. */
+  moduleAfter: string[];
+  final: string;
+}
+let last: Compiled | null = null;
+
+function moduleAt(step: number): Module {
+  if (last === null) throw new Error('nothing compiled yet');
+  const text = step < 0 ? last.initial : last.moduleAfter[Math.min(step, last.moduleAfter.length - 1)] ?? last.final;
+  return parseModule(text, 'step.ll');
+}
+
+function findFn(m: Module, name: string): Function {
+  const fns = m.functions.filter((f) => !f.isDeclaration());
+  const f = fns.find((g) => g.name === name) ?? fns.find((g) => g.name === 'main') ?? fns[0];
+  if (f === undefined) throw new Error(`no function with a body${name ? ` named @${name}` : ''} at this step`);
+  return f;
+}
+
+function compile(req: CompileRequest): CompileReply {
+  const t0 = performance.now();
+  const reply: CompileReply = { kind: 'compile', errors: [], initial: '', final: '', steps: [], functions: [], ms: 0 };
+  let m: Module;
+  if (req.lang === 'sysy') {
+    const r = compileSysY(req.source, 'input.sy', { ssa: req.ssa });
+    if (r.module === undefined) {
+      reply.errors = r.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ line: d.line, col: d.col, message: d.message }));
+      return reply;
+    }
+    m = r.module;
+  } else {
+    try {
+      m = parseModule(req.source, 'input.ll');
+    } catch (e) {
+      if (e instanceof SourceError) {
+        reply.errors = [{ line: e.line, col: e.col, message: e.detail }];
+        return reply;
+      }
+      throw e;
+    }
+  }
+  ensureRegistered();
+  let nodes;
+  try {
+    nodes = parsePipeline(req.pipeline.trim() === '' ? 'default<O0>' : req.pipeline);
+  } catch (e) {
+    reply.pipelineError = (e as Error).message;
+    return reply;
+  }
+  const initial = printModule(m);
+  reply.initial = initial;
+  // what each function looked like after the last step that touched it
+  const fnText = new Map<string, string>();
+  for (const f of m.functions) if (!f.isDeclaration()) fnText.set(f.name, printFunction(f));
+  let moduleText = initial;
+  const moduleAfter: string[] = [];
+  const seen = new Map<string, Map<string, number>>();
+  const pm = createPassManager(m, {
+    afterPass: (e) => {
+      // the counters this execution added (pm.stats is cumulative per pass)
+      const now = pm.stats.get(e.pass);
+      const prev = seen.get(e.pass) ?? new Map<string, number>();
+      const stats: [string, number][] = [];
+      if (now !== undefined) for (const [c, n] of now) if (n !== (prev.get(c) ?? 0)) stats.push([c, n - (prev.get(c) ?? 0)]);
+      seen.set(e.pass, new Map(now ?? []));
+      let before: string;
+      let after: string;
+      if (e.fn !== undefined) {
+        before = fnText.get(e.fn.name) ?? '';
+        after = e.changed ? printFunction(e.fn) : before;
+        fnText.set(e.fn.name, after);
+      } else {
+        before = moduleText;
+        after = e.changed ? printModule(m) : before;
+        if (e.changed) for (const f of m.functions) if (!f.isDeclaration()) fnText.set(f.name, printFunction(f));
+      }
+      if (e.changed) moduleText = printModule(m);
+      moduleAfter.push(moduleText);
+      reply.steps.push({ pass: e.pass, fn: e.fn?.name ?? '', changed: e.changed, ms: e.ms, before, after, stats } satisfies PipelineStep);
+    },
+  });
+  pm.run(nodes);
+  reply.final = moduleText;
+  reply.functions = m.functions.filter((f) => !f.isDeclaration()).map((f) => f.name);
+  last = { initial, moduleAfter, final: moduleText };
+  reply.ms = performance.now() - t0;
+  return reply;
+}
+
+interface VizInstance {
+  renderString(src: string, opts: { format: string; engine?: string }): string;
+}
+let viz: Promise<VizInstance> | null = null;
+
+async function graph(req: GraphRequest): Promise<GraphReply> {
+  const m = moduleAt(req.step);
+  const f = findFn(m, req.fn);
+  // block names only in CFG nodes: the IR is beside the graph, and the graph stays readable
+  const dot = req.graph === 'cfg' ? cfgToDot(f, { instructions: false }) : functionToDot(f, req.graph);
+  const names = blockNames(f);
+  const blocks: Record<string, string> = {};
+  let blockCount = 0;
+  const order: string[] = [];
+  for (let b = f.firstBlock; b !== null; b = b.next) {
+    blocks[`b${b.id}`] = names[b.id];
+    order.push(names[b.id]);
+    blockCount++;
+  }
+  // Graphviz (WebAssembly, ~1.4 MB) loads on the first graph only
+  viz ??= import('@viz-js/viz').then((v) => v.instance());
+  const svg = (await viz).renderString(dot, { format: 'svg', engine: 'dot' });
+  return { kind: 'graph', svg, blocks, blockCount, ir: printFunction(f), order };
+}
+
+/** Block names a trace line mentions: `%name`, or a bare name of the function's blocks. */
+function eventsOf(lines: string[], names: string[]): TraceEvent[] {
+  const known = new Set(names.filter((n) => n !== ''));
+  return lines
+    .filter((l) => l.trim() !== '')
+    .map((text) => {
+      const blocks: string[] = [];
+      for (const tok of text.match(/%?[A-Za-z0-9_.$-]+/g) ?? []) {
+        const k = tok.startsWith('%') ? tok.slice(1) : tok;
+        if (known.has(k) && !blocks.includes(k)) blocks.push(k);
+      }
+      return { text, blocks };
+    });
+}
+
+function trace(req: TraceRequest): TraceReply {
+  const m = moduleAt(req.step);
+  const f = findFn(m, req.fn);
+  const names = blockNames(f);
+  let lines: string[];
+  switch (req.algorithm) {
+    case 'df-runner':
+      lines = traceFrontier(f, { df: 'runner' });
+      break;
+    case 'df-cytron':
+      lines = traceFrontier(f, { df: 'cytron' });
+      break;
+    case 'idf':
+      lines = traceIdf(f);
+      break;
+    case 'mem2reg': {
+      // the function body printed at the end is the result, not a step
+      const text = traceMem2Reg(f);
+      lines = text.slice(0, text.indexOf('\n\n') < 0 ? undefined : text.indexOf('\n\n')).split('\n');
+      break;
+    }
+  }
+  return { kind: 'trace', events: eventsOf(lines, names) };
+}
+
+function runOne(text: string, req: RunRequest): RunSide {
+  try {
+    const r = runModule(parseModule(text, 'run.ll'), { stdin: req.stdin, stdout: 'collect', stderr: 'collect', stats: true, maxSteps: req.maxSteps });
+    return { stdout: (r.stdout ?? '') + (r.stderr ?? ''), exitCode: r.exitCode, steps: r.stats?.total ?? 0, byOpcode: r.stats?.byOpcode ?? {} };
+  } catch (e) {
+    const ie = e as Error & { stdout?: string; stats?: { total: number; byOpcode: Record<string, number> } };
+    return { stdout: ie.stdout ?? '', exitCode: 1, steps: ie.stats?.total ?? 0, byOpcode: ie.stats?.byOpcode ?? {}, error: ie.message };
+  }
+}
+
+function run(req: RunRequest): RunReply {
+  if (last === null) throw new Error('nothing compiled yet');
+  return { kind: 'run', before: runOne(last.initial, req), after: runOne(last.final, req) };
+}
+
+function passes(): PassListReply {
+  ensureRegistered();
+  return { kind: 'passes', passes: passInfos().map((p) => ({ name: p.name, description: p.description })), pipelines: { ...PIPELINES } };
+}
+
+async function handle(req: Request): Promise<Reply> {
+  switch (req.kind) {
+    case 'compile':
+      return compile(req);
+    case 'graph':
+      return graph(req);
+    case 'trace':
+      return trace(req);
+    case 'run':
+      return run(req);
+    case 'passes':
+      return passes();
+  }
+}
+
+self.onmessage = async (ev: MessageEvent<Envelope<Request>>) => {
+  const { id, body } = ev.data;
+  try {
+    self.postMessage({ id, body: await handle(body) });
+  } catch (e) {
+    self.postMessage({ id, body: { kind: 'error', message: e instanceof Error ? e.message : String(e) } });
+  }
+};
