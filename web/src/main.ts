@@ -125,6 +125,9 @@ const editor = new EditorView({
   }),
 });
 
+// for the bench and the browser tests: the editor, to time an edit from the moment it is made
+(window as unknown as { __ssakitEditor: EditorView }).__ssakitEditor = editor;
+
 function pipelineText(): string {
   return levelSel.value === 'custom' ? pipelineInput.value : levelSel.value;
 }
@@ -176,10 +179,15 @@ function underline(errors: { line: number; col: number; message: string }[]): vo
   $('errors').textContent = errors.map((e) => `input:${e.line}:${e.col}: error: ${e.message}`).join('\n');
 }
 
+/** Where the time of the last compile went (the bench reads it). */
+const timing = { requested: 0, replied: 0, rendered: 0, worker: 0 };
+(window as unknown as { __ssakitTiming: typeof timing }).__ssakitTiming = timing;
+
 async function compile(): Promise<void> {
   const gen = ++compileGeneration;
   const lang = langSel.value as Lang;
   let r: CompileReply;
+  timing.requested = performance.now();
   try {
     r = await compiler.request<CompileReply>({ kind: 'compile', source: editor.state.doc.toString(), lang, ssa: ssaSel.value as SsaMode, pipeline: pipelineText() });
   } catch (e) {
@@ -187,6 +195,8 @@ async function compile(): Promise<void> {
     return;
   }
   if (gen !== compileGeneration) return; // a newer edit is on its way
+  timing.replied = performance.now();
+  timing.worker = r.ms;
   underline(r.errors);
   pipelineInput.classList.toggle('invalid', r.pipelineError !== undefined);
   if (r.pipelineError !== undefined) {
@@ -237,16 +247,17 @@ function renderPipeline(): void {
   list.replaceChildren(...items);
   $('pipeline-summary').textContent = `${r.steps.length} runs, ${r.steps.filter((s) => s.changed).length} changed, ${r.steps.reduce((t, s) => t + s.ms, 0).toFixed(1)} ms in passes`;
   renderStep();
+  timing.rendered = performance.now();
   pipelineVersion++;
   document.body.dataset.pipelineVersion = String(pipelineVersion);
 }
 
 function renderStep(): void {
   const r = result;
-  merge?.destroy();
-  merge = null;
   const head = $('step-head');
   if (r === null || selectedStep < 0 || selectedStep >= r.steps.length) {
+    merge?.destroy();
+    merge = null;
     head.textContent = r !== null && r.steps.length === 0 ? 'The pipeline is empty: the IR as parsed (see Output IR).' : '';
     $('graph-step').textContent = 'before the pipeline';
     return;
@@ -254,6 +265,8 @@ function renderStep(): void {
   const s = r.steps[selectedStep];
   const stats = s.stats.length > 0 ? `<table>${s.stats.map(([c, n]) => `<tr><td>${n}</td><td>${esc(c)}</td></tr>`).join('')}</table>` : '';
   head.innerHTML = `<b>${selectedStep + 1}. ${esc(s.pass)}</b>${s.fn ? ` on @${esc(s.fn)}` : ' on the module'} — ${s.changed ? '<span style="color:#1a7f37">changed</span>' : 'unchanged'}, ${s.ms.toFixed(3)} ms <i>${esc(passDescriptions.get(s.pass) ?? '')}</i>${stats}`;
+  // a new merge view each time: replacing both documents of a live one was slower (two diffs)
+  merge?.destroy();
   const ro = [EditorState.readOnly.of(true), EditorView.editable.of(false), llvmIR];
   merge = new MergeView({ a: { doc: s.before, extensions: ro }, b: { doc: s.after, extensions: ro }, parent: $('merge'), highlightChanges: true, gutter: true });
   $('graph-step').textContent = `after step ${selectedStep + 1} (${s.pass})`;

@@ -29,17 +29,42 @@ import {
 } from '../../src/core.js';
 import type { Envelope, Reply, Request, CompileRequest, CompileReply, GraphRequest, GraphReply, TraceRequest, TraceReply, RunRequest, RunReply, RunSide, PipelineStep, TraceEvent, PassListReply } from './protocol.js';
 
+/**
+ * The last compile, kept so a graph or a trace "at step k" can rebuild the module as it
+ * was. Printing the whole module after every pass would cost more than the passes; so the
+ * module is printed only where its shape may change (the start, module passes, a pass that
+ * adds a declaration or a global), and each function pass keeps the text of the one
+ * function it changed. The module at step k is the last snapshot with that function's
+ * latest text spliced in (the module printer prints a function exactly as printFunction).
+ */
+interface Snapshot {
+  step: number;
+  text: string;
+  fnText: Map<string, string>;
+}
 interface Compiled {
-  initial: string;
-  /** Module text after each step. */
-  moduleAfter: string[];
+  snapshots: Snapshot[];
+  /** Per step: the function it changed and its text after, or null. */
+  fnAfter: ({ fn: string; text: string } | null)[];
   final: string;
+  initial: string;
 }
 let last: Compiled | null = null;
 
-function moduleAt(step: number): Module {
+function moduleAt(step: number, fnName: string): Module {
   if (last === null) throw new Error('nothing compiled yet');
-  const text = step < 0 ? last.initial : last.moduleAfter[Math.min(step, last.moduleAfter.length - 1)] ?? last.final;
+  let snap = last.snapshots[0];
+  for (const s of last.snapshots) if (s.step <= step) snap = s;
+  if (!snap.fnText.has(fnName)) fnName = snap.fnText.has('main') ? 'main' : [...snap.fnText.keys()][0] ?? '';
+  let text = snap.text;
+  for (let k = Math.min(step, last.fnAfter.length - 1); k > snap.step; k--) {
+    const fa = last.fnAfter[k];
+    if (fa !== null && fa.fn === fnName) {
+      const old = snap.fnText.get(fnName);
+      if (old !== undefined) text = text.replace(old, () => fa.text);
+      break;
+    }
+  }
   return parseModule(text, 'step.ll');
 }
 
@@ -82,14 +107,17 @@ function compile(req: CompileRequest): CompileReply {
   }
   const initial = printModule(m);
   reply.initial = initial;
+  const fnTexts = (): Map<string, string> => new Map(m.functions.filter((f) => !f.isDeclaration()).map((f) => [f.name, printFunction(f)]));
   // what each function looked like after the last step that touched it
-  const fnText = new Map<string, string>();
-  for (const f of m.functions) if (!f.isDeclaration()) fnText.set(f.name, printFunction(f));
+  let fnText = fnTexts();
+  const snapshots: Snapshot[] = [{ step: -1, text: initial, fnText: new Map(fnText) }];
+  const fnAfter: Compiled['fnAfter'] = [];
+  let shape = m.functions.length + m.globals.length;
   let moduleText = initial;
-  const moduleAfter: string[] = [];
   const seen = new Map<string, Map<string, number>>();
   const pm = createPassManager(m, {
     afterPass: (e) => {
+      const step = reply.steps.length;
       // the counters this execution added (pm.stats is cumulative per pass)
       const now = pm.stats.get(e.pass);
       const prev = seen.get(e.pass) ?? new Map<string, number>();
@@ -102,20 +130,26 @@ function compile(req: CompileRequest): CompileReply {
         before = fnText.get(e.fn.name) ?? '';
         after = e.changed ? printFunction(e.fn) : before;
         fnText.set(e.fn.name, after);
+        fnAfter.push(e.changed ? { fn: e.fn.name, text: after } : null);
       } else {
         before = moduleText;
         after = e.changed ? printModule(m) : before;
-        if (e.changed) for (const f of m.functions) if (!f.isDeclaration()) fnText.set(f.name, printFunction(f));
+        fnAfter.push(null);
       }
-      if (e.changed) moduleText = printModule(m);
-      moduleAfter.push(moduleText);
+      const newShape = m.functions.length + m.globals.length;
+      if (e.changed && (e.fn === undefined || newShape !== shape)) {
+        shape = newShape;
+        moduleText = e.fn === undefined ? after : printModule(m);
+        fnText = fnTexts();
+        snapshots.push({ step, text: moduleText, fnText: new Map(fnText) });
+      }
       reply.steps.push({ pass: e.pass, fn: e.fn?.name ?? '', changed: e.changed, ms: e.ms, before, after, stats } satisfies PipelineStep);
     },
   });
   pm.run(nodes);
-  reply.final = moduleText;
+  reply.final = printModule(m);
   reply.functions = m.functions.filter((f) => !f.isDeclaration()).map((f) => f.name);
-  last = { initial, moduleAfter, final: moduleText };
+  last = { snapshots, fnAfter, final: reply.final, initial };
   reply.ms = performance.now() - t0;
   return reply;
 }
@@ -126,7 +160,7 @@ interface VizInstance {
 let viz: Promise<VizInstance> | null = null;
 
 async function graph(req: GraphRequest): Promise<GraphReply> {
-  const m = moduleAt(req.step);
+  const m = moduleAt(req.step, req.fn);
   const f = findFn(m, req.fn);
   // block names only in CFG nodes: the IR is beside the graph, and the graph stays readable
   const dot = req.graph === 'cfg' ? cfgToDot(f, { instructions: false }) : functionToDot(f, req.graph);
@@ -161,7 +195,7 @@ function eventsOf(lines: string[], names: string[]): TraceEvent[] {
 }
 
 function trace(req: TraceRequest): TraceReply {
-  const m = moduleAt(req.step);
+  const m = moduleAt(req.step, req.fn);
   const f = findFn(m, req.fn);
   const names = blockNames(f);
   let lines: string[];
