@@ -122,6 +122,22 @@ describe.skipIf(SKIP_REASON !== '')('playground in Chromium', () => {
     expect(await page.textContent('#step-text')).toMatch(/DF\(B8\) = \{B7\}/);
   });
 
+  it("algorithm stepper: a pipeline step's own pass trace (sort.sy at -O2)", async () => {
+    await openFresh();
+    await page.uncheck('#only-changed');
+    const traced = page.locator('#steps li', { hasText: '-step trace' }).first();
+    const label = (await traced.textContent()) ?? '';
+    const n = Number(/(\d+)-step trace/.exec(label)![1]);
+    await traced.click();
+    await page.click('#tabs button[data-tab="stepper"]');
+    await page.selectOption('#algorithm', 'pass');
+    await page.waitForFunction((n) => document.querySelectorAll('#events li').length === n, n);
+    expect(await page.textContent('#step-pos')).toBe(`step 1 of ${n}`);
+    await page.click('#step-next');
+    expect(await page.textContent('#step-pos')).toBe(`step ${Math.min(2, n)} of ${n}`);
+    await page.screenshot({ path: `${SHOTS}/04b-pass-trace.png` });
+  });
+
   it('run: stdout, exit code and instruction counts before and after -O2', async () => {
     await openFresh();
     await page.click('#tabs button[data-tab="run"]');

@@ -200,11 +200,14 @@ async function compile(): Promise<void> {
   underline(r.errors);
   pipelineInput.classList.toggle('invalid', r.pipelineError !== undefined);
   if (r.pipelineError !== undefined) {
+    document.body.classList.add('stale');
     setStatus(`pipeline: ${r.pipelineError}`, true);
     return;
   }
+  // the views keep the last program that compiled, dimmed until the input compiles again
+  document.body.classList.toggle('stale', r.errors.length > 0);
   if (r.errors.length > 0) {
-    setStatus(`${r.errors.length} error${r.errors.length > 1 ? 's' : ''}`, true);
+    setStatus(`${r.errors.length} error${r.errors.length > 1 ? 's' : ''} (the views show the last program that compiled)`, true);
     return;
   }
   result = r;
@@ -241,7 +244,7 @@ function renderPipeline(): void {
     li.className = (s.changed ? 'changed' : 'unchanged') + (k === selectedStep ? ' selected' : '');
     li.dataset.step = String(k);
     li.title = passDescriptions.get(s.pass) ?? '';
-    li.innerHTML = `${s.changed ? '✓' : '·'} ${esc(s.pass)}${s.fn ? ` on @${esc(s.fn)}` : ''} <span class="ms">${s.ms.toFixed(2)} ms</span>`;
+    li.innerHTML = `${s.changed ? '✓' : '·'} ${esc(s.pass)}${s.fn ? ` on @${esc(s.fn)}` : ''} <span class="ms">${s.ms.toFixed(2)} ms${s.traceLines > 0 ? `, ${s.traceLines}-step trace` : ''}</span>`;
     items.push(li);
   });
   list.replaceChildren(...items);

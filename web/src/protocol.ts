@@ -3,7 +3,8 @@
 export type Lang = 'sysy' | 'llvm';
 export type SsaMode = 'braun' | 'alloca';
 export type GraphKind = 'cfg' | 'domtree' | 'postdomtree' | 'df' | 'loops';
-export type Algorithm = 'df-runner' | 'df-cytron' | 'idf' | 'mem2reg';
+/** 'pass': the trace lines the selected pipeline step's own pass emitted (gvn, early-cse, lvn, loop passes). */
+export type Algorithm = 'df-runner' | 'df-cytron' | 'idf' | 'mem2reg' | 'pass';
 
 export interface SourceDiag {
   line: number;
@@ -21,6 +22,8 @@ export interface PipelineStep {
   before: string;
   after: string;
   stats: [string, number][];
+  /** How many trace lines the pass emitted (the stepper shows them). */
+  traceLines: number;
 }
 
 export interface CompileRequest {

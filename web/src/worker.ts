@@ -46,6 +46,8 @@ interface Compiled {
   snapshots: Snapshot[];
   /** Per step: the function it changed and its text after, or null. */
   fnAfter: ({ fn: string; text: string } | null)[];
+  /** Per step: the trace lines its pass emitted. */
+  traces: string[][];
   final: string;
   initial: string;
 }
@@ -115,8 +117,13 @@ function compile(req: CompileRequest): CompileReply {
   let shape = m.functions.length + m.globals.length;
   let moduleText = initial;
   const seen = new Map<string, Map<string, number>>();
+  const traces: string[][] = [];
+  let traceBuf: string[] = [];
   const pm = createPassManager(m, {
+    trace: (line) => traceBuf.push(line),
     afterPass: (e) => {
+      traces.push(traceBuf);
+      traceBuf = [];
       const step = reply.steps.length;
       // the counters this execution added (pm.stats is cumulative per pass)
       const now = pm.stats.get(e.pass);
@@ -143,13 +150,13 @@ function compile(req: CompileRequest): CompileReply {
         fnText = fnTexts();
         snapshots.push({ step, text: moduleText, fnText: new Map(fnText) });
       }
-      reply.steps.push({ pass: e.pass, fn: e.fn?.name ?? '', changed: e.changed, ms: e.ms, before, after, stats } satisfies PipelineStep);
+      reply.steps.push({ pass: e.pass, fn: e.fn?.name ?? '', changed: e.changed, ms: e.ms, before, after, stats, traceLines: traces[step].length } satisfies PipelineStep);
     },
   });
   pm.run(nodes);
   reply.final = printModule(m);
   reply.functions = m.functions.filter((f) => !f.isDeclaration()).map((f) => f.name);
-  last = { snapshots, fnAfter, final: reply.final, initial };
+  last = { snapshots, fnAfter, traces, final: reply.final, initial };
   reply.ms = performance.now() - t0;
   return reply;
 }
@@ -209,6 +216,13 @@ function trace(req: TraceRequest): TraceReply {
     case 'idf':
       lines = traceIdf(f);
       break;
+    case 'pass': {
+      const k = req.step;
+      if (k < 0 || last === null || k >= last.traces.length) throw new Error('select a step of the pipeline first');
+      lines = last.traces[k];
+      if (lines.length === 0) throw new Error('this pass wrote no trace at this step (gvn, early-cse, lvn, loop-unroll, loop-idiom and loop-deletion explain themselves)');
+      break;
+    }
     case 'mem2reg': {
       // the function body printed at the end is the result, not a step
       const text = traceMem2Reg(f);
