@@ -50,7 +50,7 @@ try {
   // edit -> pipeline view, sort.sy at -O2 (the page opens on it)
   const times: number[] = [];
   const compileMs: number[] = [];
-  const parts: { wait: number; roundTrip: number; worker: number; render: number }[] = [];
+  const parts: { wait: number; roundTrip: number; worker: number; render: number; merge: number }[] = [];
   for (let k = 0; k < 15; k++) {
     const t = await page.evaluate(async (k) => {
       const ed = (window as unknown as { __ssakitEditor: { state: { doc: { length: number; toString(): string } }; dispatch(tr: unknown): void } }).__ssakitEditor;
@@ -63,8 +63,8 @@ try {
       while (Number(document.body.dataset.pipelineVersion) === v0) await new Promise((r) => setTimeout(r, 1));
       const ms = performance.now() - t0;
       const status = document.getElementById('status')!.textContent ?? '';
-      const tm = (window as unknown as { __ssakitTiming: { requested: number; replied: number; rendered: number; worker: number } }).__ssakitTiming;
-      return { ms: Math.round(ms), status, wait: tm.requested - t0, roundTrip: tm.replied - tm.requested, worker: tm.worker, render: tm.rendered - tm.replied };
+      const tm = (window as unknown as { __ssakitTiming: { requested: number; replied: number; rendered: number; worker: number; merge: number } }).__ssakitTiming;
+      return { ms: Math.round(ms), status, wait: tm.requested - t0, roundTrip: tm.replied - tm.requested, worker: tm.worker, render: tm.rendered - tm.replied, merge: Math.round(tm.merge), painted: 0 };
     }, k);
     times.push(t.ms);
     parts.push(t);

@@ -180,7 +180,7 @@ function underline(errors: { line: number; col: number; message: string }[]): vo
 }
 
 /** Where the time of the last compile went (the bench reads it). */
-const timing = { requested: 0, replied: 0, rendered: 0, worker: 0 };
+const timing = { requested: 0, replied: 0, rendered: 0, worker: 0, merge: 0 };
 (window as unknown as { __ssakitTiming: typeof timing }).__ssakitTiming = timing;
 
 async function compile(): Promise<void> {
@@ -269,9 +269,11 @@ function renderStep(): void {
   const stats = s.stats.length > 0 ? `<table>${s.stats.map(([c, n]) => `<tr><td>${n}</td><td>${esc(c)}</td></tr>`).join('')}</table>` : '';
   head.innerHTML = `<b>${selectedStep + 1}. ${esc(s.pass)}</b>${s.fn ? ` on @${esc(s.fn)}` : ' on the module'} — ${s.changed ? '<span style="color:#1a7f37">changed</span>' : 'unchanged'}, ${s.ms.toFixed(3)} ms <i>${esc(passDescriptions.get(s.pass) ?? '')}</i>${stats}`;
   // a new merge view each time: replacing both documents of a live one was slower (two diffs)
+  const t0 = performance.now();
   merge?.destroy();
   const ro = [EditorState.readOnly.of(true), EditorView.editable.of(false), llvmIR];
-  merge = new MergeView({ a: { doc: s.before, extensions: ro }, b: { doc: s.after, extensions: ro }, parent: $('merge'), highlightChanges: true, gutter: true });
+  merge = new MergeView({ a: { doc: s.before, extensions: ro }, b: { doc: s.after, extensions: ro }, parent: $('merge'), highlightChanges: true, gutter: true, collapseUnchanged: { margin: 3, minSize: 8 } });
+  timing.merge = performance.now() - t0;
   $('graph-step').textContent = `after step ${selectedStep + 1} (${s.pass})`;
 }
 
