@@ -182,6 +182,7 @@ describe.skipIf(SKIP_REASON !== '')('playground in Chromium', () => {
     expect(await other.inputValue('#stdin')).toBe('shared input');
     expect(await other.isVisible('#tab-ir')).toBe(true);
     expect(await other.textContent('#final-ir')).toContain('call void @putint(i32 42)');
+    await other.waitForSelector('#graph svg g.node');
     await other.screenshot({ path: `${SHOTS}/06-shared.png` });
     await other.close();
   });
