@@ -262,7 +262,6 @@ function renderStep(): void {
     merge?.destroy();
     merge = null;
     head.textContent = r !== null && r.steps.length === 0 ? 'The pipeline is empty: the IR as parsed (see Output IR).' : '';
-    $('graph-step').textContent = 'before the pipeline';
     return;
   }
   const s = r.steps[selectedStep];
@@ -274,7 +273,6 @@ function renderStep(): void {
   const ro = [EditorState.readOnly.of(true), EditorView.editable.of(false), llvmIR];
   merge = new MergeView({ a: { doc: s.before, extensions: ro }, b: { doc: s.after, extensions: ro }, parent: $('merge'), highlightChanges: true, gutter: true, collapseUnchanged: { margin: 3, minSize: 8 } });
   timing.merge = performance.now() - t0;
-  $('graph-step').textContent = `after step ${selectedStep + 1} (${s.pass})`;
 }
 
 $('steps').addEventListener('click', (ev) => {
@@ -290,18 +288,26 @@ $('only-changed').addEventListener('change', renderPipeline);
 // ---- graphs -------------------------------------------------------------------------------------
 
 let graphBlocks: Record<string, string> = {};
+let graphShownStep = NaN;
+
+/** The step the graph shows: the selected one, except that mem2reg's trace is of the IR before the pipeline. */
+function graphStep(): number {
+  return tab === 'stepper' && $<HTMLSelectElement>('algorithm').value === 'mem2reg' ? -1 : selectedStep;
+}
 let irBlockOfLine: string[] = [];
 
 async function refreshGraph(): Promise<void> {
   if (result === null) return;
   let g: GraphReply;
   try {
-    g = await compiler.request<GraphReply>({ kind: 'graph', step: selectedStep, fn: fnSel.value, graph: graphSel.value as GraphKind });
+    graphShownStep = graphStep();
+    g = await compiler.request<GraphReply>({ kind: 'graph', step: graphShownStep, fn: fnSel.value, graph: graphSel.value as GraphKind });
   } catch (e) {
     if (!(e instanceof Cancelled)) $('graph').textContent = (e as Error).message;
     return;
   }
   graphBlocks = g.blocks;
+  $('graph-step').textContent = graphShownStep < 0 ? 'before the pipeline' : `after step ${graphShownStep + 1} (${result.steps[graphShownStep]?.pass ?? ''})`;
   const host = $('graph');
   host.innerHTML = g.svg;
   host.dataset.blockCount = String(g.blockCount);
@@ -372,6 +378,7 @@ async function loadTrace(): Promise<void> {
   const algorithm = $<HTMLSelectElement>('algorithm').value as Algorithm;
   // mem2reg needs the allocas: the IR before the pipeline
   const step = algorithm === 'mem2reg' ? -1 : selectedStep;
+  if (graphStep() !== graphShownStep) void refreshGraph();
   let t: TraceReply;
   try {
     t = await compiler.request<TraceReply>({ kind: 'trace', algorithm, step, fn: fnSel.value });
@@ -462,6 +469,7 @@ function showTab(name: string): void {
   for (const b of $('tabs').querySelectorAll('button')) b.classList.toggle('active', b.dataset.tab === name);
   for (const t of document.querySelectorAll<HTMLElement>('.tab')) t.hidden = t.id !== `tab-${name}`;
   if (name === 'stepper') void loadTrace();
+  else if (graphStep() !== graphShownStep) void refreshGraph();
   else applyHighlight();
 }
 $('tabs').addEventListener('click', (e) => {
