@@ -60,7 +60,16 @@ try {
       const v0 = Number(document.body.dataset.pipelineVersion);
       const t0 = performance.now();
       ed.dispatch({ changes: { from: at, to: at + 1, insert: String(k % 10) } });
-      while (Number(document.body.dataset.pipelineVersion) === v0) await new Promise((r) => setTimeout(r, 1));
+      // until the view is drawn and the next frame painted (a MutationObserver sees the
+      // version bump in the task that drew the view; the frame after it is what the user sees)
+      await new Promise<void>((resolve) => {
+        const mo = new MutationObserver(() => {
+          if (Number(document.body.dataset.pipelineVersion) === v0) return;
+          mo.disconnect();
+          requestAnimationFrame(() => setTimeout(resolve, 0));
+        });
+        mo.observe(document.body, { attributes: true, attributeFilter: ['data-pipeline-version'] });
+      });
       const ms = performance.now() - t0;
       const status = document.getElementById('status')!.textContent ?? '';
       const tm = (window as unknown as { __ssakitTiming: { requested: number; replied: number; rendered: number; worker: number; merge: number } }).__ssakitTiming;

@@ -138,6 +138,30 @@ describe.skipIf(SKIP_REASON !== '')('playground in Chromium', () => {
     await page.screenshot({ path: `${SHOTS}/04b-pass-trace.png` });
   });
 
+  it("algorithm stepper: mem2reg's phi placement and renaming, on the allocas before the pipeline", async () => {
+    await openFresh();
+    let v = await pipelineVersion(page);
+    await page.selectOption('#example', 'braun-while');
+    await waitCompiled(page, v);
+    v = await pipelineVersion(page);
+    await page.selectOption('#ssa', 'alloca');
+    await waitCompiled(page, v);
+    await page.click('#tabs button[data-tab="stepper"]');
+    await page.selectOption('#algorithm', 'mem2reg');
+    await page.waitForFunction(() => /^mem2reg on @main/.test(document.getElementById('step-text')!.textContent ?? ''));
+    await page.waitForFunction(() => document.getElementById('graph-step')!.textContent === 'before the pipeline');
+    const n = await page.locator('#events li').count();
+    expect(n).toBeGreaterThan(2);
+    expect(await page.textContent('#events')).toMatch(/phi/);
+    await page.click('#step-last');
+    expect(await page.textContent('#step-pos')).toBe(`step ${n} of ${n}`);
+    await page.screenshot({ path: `${SHOTS}/04c-mem2reg.png` });
+    // the IDF trace of the same allocas
+    await page.selectOption('#algorithm', 'idf');
+    await page.waitForFunction(() => /^IDF of stores to %x in @main/.test(document.getElementById('step-text')!.textContent ?? ''));
+    expect(await page.textContent('#events')).toContain('IDF = {while.cond}');
+  });
+
   it('run: stdout, exit code and instruction counts before and after -O2', async () => {
     await openFresh();
     await page.click('#tabs button[data-tab="run"]');

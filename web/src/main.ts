@@ -290,9 +290,12 @@ $('only-changed').addEventListener('change', renderPipeline);
 let graphBlocks: Record<string, string> = {};
 let graphShownStep = NaN;
 
-/** The step the graph shows: the selected one, except that mem2reg's trace is of the IR before the pipeline. */
+/** Phi placement and mem2reg are about allocas: their traces are of the IR before the pipeline. */
+const ON_ALLOCAS = new Set(['idf', 'mem2reg']);
+
+/** The step the graph shows: the selected one, or the stepper's (see ON_ALLOCAS). */
 function graphStep(): number {
-  return tab === 'stepper' && $<HTMLSelectElement>('algorithm').value === 'mem2reg' ? -1 : selectedStep;
+  return tab === 'stepper' && ON_ALLOCAS.has($<HTMLSelectElement>('algorithm').value) ? -1 : selectedStep;
 }
 let irBlockOfLine: string[] = [];
 
@@ -376,8 +379,7 @@ let eventPos = 0;
 async function loadTrace(): Promise<void> {
   if (result === null) return;
   const algorithm = $<HTMLSelectElement>('algorithm').value as Algorithm;
-  // mem2reg needs the allocas: the IR before the pipeline
-  const step = algorithm === 'mem2reg' ? -1 : selectedStep;
+  const step = ON_ALLOCAS.has(algorithm) ? -1 : selectedStep;
   if (graphStep() !== graphShownStep) void refreshGraph();
   let t: TraceReply;
   try {
