@@ -183,7 +183,30 @@ function underline(errors: { line: number; col: number; message: string }[]): vo
 const timing = { requested: 0, replied: 0, rendered: 0, worker: 0, merge: 0 };
 (window as unknown as { __ssakitTiming: typeof timing }).__ssakitTiming = timing;
 
+/**
+ * One compile in flight at a time: edits made meanwhile ask for one more compile when it
+ * returns (and its now stale reply is dropped), instead of queueing a compile per keystroke.
+ */
+let compileInFlight = false;
+let compileAgain = false;
 async function compile(): Promise<void> {
+  if (compileInFlight) {
+    compileAgain = true;
+    return;
+  }
+  compileInFlight = true;
+  try {
+    await compileNow();
+  } finally {
+    compileInFlight = false;
+    if (compileAgain) {
+      compileAgain = false;
+      scheduleCompile(0);
+    }
+  }
+}
+
+async function compileNow(): Promise<void> {
   const gen = ++compileGeneration;
   const lang = langSel.value as Lang;
   let r: CompileReply;
@@ -194,7 +217,7 @@ async function compile(): Promise<void> {
     if (gen === compileGeneration) setStatus(e instanceof Cancelled ? 'cancelled' : `internal error: ${(e as Error).message}`, !(e instanceof Cancelled));
     return;
   }
-  if (gen !== compileGeneration) return; // a newer edit is on its way
+  if (gen !== compileGeneration || compileAgain) return; // a newer edit is on its way
   timing.replied = performance.now();
   timing.worker = r.ms;
   underline(r.errors);
