@@ -166,7 +166,11 @@ function scheduleCompile(ms: number): void {
   compileTimer = window.setTimeout(() => void compile(), ms);
 }
 
+let underlined = 0;
 function underline(errors: { line: number; col: number; message: string }[]): void {
+  // no transaction when there was and is nothing to underline: it would make the editor measure itself again
+  if (errors.length === 0 && underlined === 0) return;
+  underlined = errors.length;
   const doc = editor.state.doc;
   const diags: Diagnostic[] = errors.map((e) => {
     const line = doc.line(Math.min(Math.max(e.line, 1), doc.lines));
@@ -243,7 +247,8 @@ async function compileNow(): Promise<void> {
   // show the last step that changed something: what the pipeline did last
   selectedStep = lastChanged(r);
   renderPipeline();
-  void refreshGraph();
+  // the graph after the pipeline view has been painted: the view the user edits for comes first
+  requestAnimationFrame(() => setTimeout(() => void refreshGraph(), 0));
   if (tab === 'stepper') void loadTrace();
 }
 
