@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileSysY, runModule } from '../../src/index.js';
+import { compileSysY, createPassManager, ensureRegistered, parsePipeline, printFunction, runModule } from '../../src/index.js';
 import { SHOTS, SKIP_REASON, pipelineVersion, setEditorText, startSite, waitCompiled, type Site } from './harness.js';
 
 if (SKIP_REASON) console.warn(SKIP_REASON);
@@ -71,6 +71,30 @@ describe.skipIf(SKIP_REASON !== '')('playground in Chromium', () => {
       expect(g.nodes, `CFG of example ${id}`).toBe(g.blocks);
     }
     await page.screenshot({ path: `${SHOTS}/02-last-example.png` });
+  });
+
+  it("graphs at a pipeline step show that step's IR (the same as the library's own run of -O2)", async () => {
+    await openFresh();
+    const src = readFileSync('examples/sort.sy', 'utf8');
+    const m = compileSysY(src, 'input.sy', { ssa: 'braun' }).module!;
+    const after: { fn: string; text: string | null }[] = [];
+    ensureRegistered();
+    createPassManager(m, { afterPass: (e) => after.push({ fn: e.fn?.name ?? '', text: e.fn && e.changed ? printFunction(e.fn) : null }) }).run(parsePipeline('default<O2>'));
+    expect(await page.locator('#steps li').count()).toBe(after.filter((a) => a.text !== null || a.fn === '').length);
+    const picked = after.map((a, k) => ({ ...a, k })).filter((a) => a.text !== null).filter((_, j) => j % 4 === 0);
+    expect(picked.length).toBeGreaterThan(3);
+    for (const { fn, text, k } of picked) {
+      await page.selectOption('#fn', fn);
+      await page.click(`#steps li[data-step="${k}"]`);
+      await page.waitForFunction(
+        ({ k, fn }) => document.getElementById('graph-step')!.textContent!.startsWith(`after step ${k + 1} (`) && (document.querySelector('#graph-ir div')?.textContent ?? '').includes(`@${fn}(`),
+        { k, fn },
+      );
+      const shown = await page.$$eval('#graph-ir div', (ds) => ds.map((d) => (d.textContent === ' ' ? '' : d.textContent)).join('\n'));
+      // the `; preds =` comments list predecessors in use-list order, which re-parsing the text may change
+      const norm = (t: string) => t.replace(/\s+; preds = .*$/gm, '').trimEnd();
+      expect(norm(shown), `step ${k + 1} on @${fn}`).toBe(norm(text!));
+    }
   });
 
   it('graphs: CFG and dominator tree have one node per block; clicking a block highlights its IR', async () => {
