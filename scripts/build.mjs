@@ -25,6 +25,10 @@ if (existsSync('src/cli/main.ts')) {
   trainCodeCache();
 }
 if (existsSync('src/index.ts')) await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
+// The platform-neutral library for browsers and bundlers (package.json's "browser" condition): no Node imports.
+if (existsSync('src/core.ts')) {
+  await build({ bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true, logLevel: 'warning', entryPoints: ['src/core.ts'], outfile: 'dist/core.js' });
+}
 // The worker threads of `ssakit opt` (src/passes/streaming-parallel.ts finds it next to the bundle that loads it).
 if (existsSync('src/passes/streaming-worker.ts')) {
   await build({ ...common, entryPoints: ['src/passes/streaming-worker.ts'], outfile: 'dist/streaming-worker.js' });

@@ -4,6 +4,7 @@
  * Bundled as dist/ssakit.cjs, which the executable dist/ssakit.js (src/cli/launcher.ts)
  * loads through V8's code cache and calls `main` of.
  */
+import '../platform/node.js';
 import { Command } from 'commander';
 import { registerAll } from './commands/index.js';
 import { runCli } from './common.js';

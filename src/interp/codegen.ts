@@ -21,6 +21,7 @@
  * (block, or block remainder after a suspending call) bumps its counter once on entry, so
  * dynamic instruction counts are Σ count × static histogram.
  */
+import { envVar, writeDiagnostics } from '../platform/index.js';
 import type { BasicBlock } from '../ir/basic-block.js';
 import { ConstantExpr, ConstantInt, ConstantFP } from '../ir/constants.js';
 import { Function, GlobalAlias } from '../ir/function.js';
@@ -572,9 +573,9 @@ export function compileFunction(mc: ModuleContext, info: FnInfo): void {
   try {
     factory = new globalThis.Function('R', 'S', 'E', 'C', src) as typeof factory;
   } catch (e) {
-    throw new Error(`internal: generated code for @${f.name} does not compile: ${(e as Error).message}\n${process.env.SSAKIT_DEBUG ? src : ''}`);
+    throw new Error(`internal: generated code for @${f.name} does not compile: ${(e as Error).message}\n${envVar('SSAKIT_DEBUG') ? src : ''}`);
   }
-  if (process.env.SSAKIT_DUMP_JS) process.stderr.write(`// ---- @${f.name}\n${src}\n`);
+  if (envVar('SSAKIT_DUMP_JS')) writeDiagnostics(`// ---- @${f.name}\n${src}\n`);
   info.code = factory(RT, mc.machine, g.binds, info.counts) as FnInfo['code'];
 }
 

@@ -51,6 +51,7 @@
  *  - stats: every segment (block, or block part after a call) counts its executions, so the
  *    per-opcode counts are exact and cost one increment per segment.
  */
+import { decodeUtf8, encodeUtf8 } from '../platform/index.js';
 import type { Module } from '../ir/module.js';
 import type { Function } from '../ir/function.js';
 import type { ConstantAggregate, ConstantInt } from '../ir/constants.js';
@@ -252,11 +253,11 @@ export class Interpreter {
     this.err.flush();
     if ((this.opts.stdout ?? 'collect') === 'collect') {
       r.stdoutBytes = this.out.collected();
-      r.stdout = r.stdoutBytes.toString('utf8');
+      r.stdout = decodeUtf8(r.stdoutBytes);
     }
     if (this.opts.stderr === 'collect') {
       r.stderrBytes = this.err.collected();
-      r.stderr = r.stderrBytes.toString('utf8');
+      r.stderr = decodeUtf8(r.stderrBytes);
     }
     if (this.opts.stats) r.stats = computeStats(this.S, this.stopFn, this.stopSite);
     return r;
@@ -284,7 +285,7 @@ function mainArgs(S: Machine, nParams: number, args: string[]): unknown[] {
   const strs = ['prog', ...args];
   const argvId = M.allocOwned(8 * (strs.length + 1), AK.Global, 'argv');
   strs.forEach((s, k) => {
-    const bytes = Buffer.from(s + '\0', 'utf8');
+    const bytes = encodeUtf8(s + '\0');
     const id = M.allocOwned(bytes.length, AK.Global, `argv[${k}]`);
     M.u8[id].set(bytes);
     const p = id * ID_UNIT;

@@ -3,7 +3,7 @@
  * 64 KiB chunks of raw bytes (never re-encoded) and flushed to a file descriptor, a
  * callback, or a list of collected chunks; input is read fully on first use.
  */
-import { readSync, writeSync } from 'node:fs';
+import { concatBytes, encodeUtf8, hostFdIO, latin1Bytes, userBytes } from '../platform/index.js';
 
 export type OutSink = 'inherit' | 'collect' | ((chunk: Buffer) => void);
 
@@ -12,7 +12,7 @@ const BUF = 1 << 16;
 export class OutStream {
   private buf = new Uint8Array(BUF);
   private pos = 0;
-  private chunks: Buffer[] = [];
+  private chunks: Uint8Array[] = [];
   total = 0;
 
   constructor(
@@ -31,7 +31,7 @@ export class OutStream {
     if (n > BUF - this.pos) {
       this.flush();
       if (n > BUF) {
-        this.emit(Buffer.from(s, 'latin1'));
+        this.emit(latin1Bytes(s));
         return;
       }
     }
@@ -45,7 +45,7 @@ export class OutStream {
     if (u.length > BUF - this.pos) {
       this.flush();
       if (u.length > BUF) {
-        this.emit(Buffer.from(u));
+        this.emit(u.slice());
         return;
       }
     }
@@ -55,26 +55,27 @@ export class OutStream {
 
   flush(): void {
     if (this.pos === 0) return;
-    const chunk = Buffer.from(this.buf.subarray(0, this.pos));
+    const chunk = userBytes(this.buf.slice(0, this.pos));
     this.pos = 0;
     this.emit(chunk);
   }
 
-  private emit(chunk: Buffer): void {
+  private emit(chunk: Uint8Array): void {
     this.total += chunk.length;
     if (this.sink === 'collect') this.chunks.push(chunk);
     else if (this.sink === 'inherit') writeAllSync(this.fd, chunk);
-    else this.sink(chunk);
+    else this.sink(userBytes(chunk));
   }
 
   /** Everything collected so far (collect mode). */
   collected(): Buffer {
     this.flush();
-    return Buffer.concat(this.chunks);
+    return userBytes(concatBytes(this.chunks));
   }
 }
 
 function writeAllSync(fd: number, buf: Uint8Array): void {
+  const { writeSync } = hostFdIO(`writing to fd ${fd}`);
   let off = 0;
   while (off < buf.length) {
     try {
@@ -105,7 +106,7 @@ export class InStream {
   private load(): Uint8Array {
     const s = this.source;
     if (s === undefined) return new Uint8Array(0);
-    if (typeof s === 'string') return s === 'inherit' ? readAllStdin() : Buffer.from(s, 'utf8');
+    if (typeof s === 'string') return s === 'inherit' ? readAllStdin() : encodeUtf8(s);
     return s;
   }
 
@@ -120,27 +121,29 @@ export class InStream {
   }
 }
 
-const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
+// made on first use: a browser page that is not cross-origin isolated has no SharedArrayBuffer
+let sleeper: Int32Array | null = null;
 
 function readAllStdin(): Uint8Array {
-  const parts: Buffer[] = [];
-  const chunk = Buffer.alloc(1 << 16);
+  const { readSync } = hostFdIO('reading stdin');
+  const parts: Uint8Array[] = [];
+  const chunk = new Uint8Array(1 << 16);
   for (;;) {
     let n: number;
     try {
-      n = readSync(0, chunk, 0, chunk.length, null);
+      n = readSync(0, chunk, 0, chunk.length);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EAGAIN') {
         // non-blocking stdin without data yet: wait a little instead of spinning
-        Atomics.wait(SLEEPER, 0, 0, 10);
+        Atomics.wait((sleeper ??= new Int32Array(new SharedArrayBuffer(4))), 0, 0, 10);
         continue;
       }
       if (code === 'EOF') break;
       throw e;
     }
     if (n === 0) break;
-    parts.push(Buffer.from(chunk.subarray(0, n)));
+    parts.push(chunk.slice(0, n));
   }
-  return Buffer.concat(parts);
+  return concatBytes(parts);
 }

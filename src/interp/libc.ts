@@ -7,6 +7,7 @@
  * Behaviour follows glibc (x86-64, C locale): puts returns len+1, fputs 1, rand is glibc's
  * TYPE_3 additive feedback generator, qsort is a stable merge sort as glibc 2.36's msort.
  */
+import { nowUs } from '../platform/index.js';
 import { ExitSignal, Fault } from './errors.js';
 import type { ExternalFn, Machine } from './machine.js';
 import { AK, ID_UNIT, TWO32 } from './memory.js';
@@ -475,9 +476,6 @@ function getIntFromStdin(S: Machine): number {
   return Number(BigInt.asIntN(32, r.neg ? -r.mag : r.mag));
 }
 
-function nowUs(): bigint {
-  return process.hrtime.bigint() / 1000n;
-}
 
 // ---- the table ----------------------------------------------------------------------------------
 

@@ -85,5 +85,6 @@ export function runPipeline(m: Module, pipeline: string, instr: Instrumentation 
 
 export { parsePipeline, passInfos, PipelineError } from './registry.js';
 export { PassManager, VerifyEachError } from './pass-manager.js';
-export { optimizeText, canStream, type OptimizeTextOptions, type OptimizeTextResult } from './streaming.js';
-export { optimizeTextParallel, findBodies, splitBodies, parallelAvailable, startWorkers, stopWorkers, likelyWorkers, type ParallelOptions, type StartedWorker } from './streaming-parallel.js';
+// The Node-only streaming optimizer (streaming.ts, streaming-parallel.ts) is not re-exported
+// here: everything that imports this file must still bundle for a browser (src/index.ts and
+// the CLI import those files directly).

@@ -10,6 +10,7 @@
  * dropped before the next pass); passes never see a function the verifier rejected when
  * verify-each is on.
  */
+import { writeDiagnostics } from '../platform/index.js';
 import type { Function } from '../ir/function.js';
 import type { Module } from '../ir/module.js';
 import { printFunction, printModule } from '../text/printer.js';
@@ -67,6 +68,11 @@ export interface Instrumentation {
   bisectLimit?: number;
   /** Where instrumentation output goes (default: stderr). */
   log?: (text: string) => void;
+  /**
+   * Called after every pass execution (a function pass on one function, or a module pass),
+   * with its wall time: the playground's pipeline view snapshots the IR here.
+   */
+  afterPass?: ((e: PassExecution) => void) | null;
   /** Trace lines from passes that can explain themselves. */
   trace?: ((line: string) => void) | null;
   /**
@@ -74,6 +80,15 @@ export interface Instrumentation {
    * function pass only that function is checked (`fn` given), keeping verify-each linear.
    */
   verify?: (m: Module, fn?: Function) => string[];
+}
+
+/** One pass execution, as reported to `Instrumentation.afterPass`. */
+export interface PassExecution {
+  pass: string;
+  /** The function it ran on; undefined for a module pass. */
+  fn?: Function;
+  changed: boolean;
+  ms: number;
 }
 
 export interface PassTiming {
@@ -107,7 +122,7 @@ export class PassManager {
     readonly module: Module,
     readonly opts: Instrumentation = {},
   ) {
-    this.log = opts.log ?? ((t) => process.stderr.write(t));
+    this.log = opts.log ?? writeDiagnostics;
   }
 
   analysesOf(fn: Function): FunctionAnalysisManager {
@@ -245,26 +260,31 @@ export class PassManager {
       analyses: fam,
       trace: this.opts.trace ?? null,
     };
-    const t0 = this.opts.timePasses ? performance.now() : 0;
+    const timed = this.opts.timePasses || this.opts.afterPass;
+    const t0 = timed ? performance.now() : 0;
     const r = pass.run(fn, ctx);
-    if (this.opts.timePasses) this.time(pass.name, performance.now() - t0);
+    const ms = timed ? performance.now() - t0 : 0;
+    if (this.opts.timePasses) this.time(pass.name, ms);
     const preserved: Preserved = r.preserved ?? (r.changed ? 'none' : 'all');
     fam.invalidate(r.changed ? preserved : 'all');
     this.after(pass.name, r.changed, before, () => printFunction(fn), `function '${fn.name}'`, fn);
+    this.opts.afterPass?.({ pass: pass.name, fn, changed: r.changed, ms });
     return r.changed;
   }
 
   private runModulePass(pass: ModulePass): boolean {
     if (!this.admit(pass.name, 'module')) return false;
     const before = this.opts.printChanged ? printModule(this.module) : null;
-    const t0 = this.opts.timePasses ? performance.now() : 0;
+    const timed = this.opts.timePasses || this.opts.afterPass;
+    const t0 = timed ? performance.now() : 0;
     const r = pass.run(this.module, {
       stat: (c, n = 1) => this.stat(pass.name, c, n),
       analysesOf: (fn) => this.analysesOf(fn),
       invalidate: (fn, p = 'none') => this.analysesOf(fn).invalidate(p),
       trace: this.opts.trace ?? null,
     });
-    if (this.opts.timePasses) this.time(pass.name, performance.now() - t0);
+    const ms = timed ? performance.now() - t0 : 0;
+    if (this.opts.timePasses) this.time(pass.name, ms);
     if (r.changed) {
       const p = r.preserved ?? 'none';
       for (const f of this.fams.values()) f.invalidate(p);
@@ -272,6 +292,7 @@ export class PassManager {
       for (const fn of [...this.fams.keys()]) if (fn.parent !== this.module) this.fams.delete(fn);
     }
     this.after(pass.name, r.changed, before, () => printModule(this.module), 'module');
+    this.opts.afterPass?.({ pass: pass.name, changed: r.changed, ms });
     return r.changed;
   }
 

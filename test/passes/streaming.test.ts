@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { canStream, optimizeText, parsePipeline, type OptimizeTextResult } from '../../src/passes/index.js';
+import { parsePipeline } from '../../src/passes/index.js';
+import { canStream, optimizeText, type OptimizeTextResult } from '../../src/passes/streaming.js';
 import { clangFileToLL, hasLlvm, listPrograms, LLVM_MISSING, OptLevel } from '../helpers/llvm.js';
 
 const llvm = hasLlvm();

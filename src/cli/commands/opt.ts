@@ -5,7 +5,8 @@
  */
 import type { Command } from 'commander';
 import type { VerifierError } from '../../ir/verifier.js';
-import { ensureRegistered, likelyWorkers, optimizeTextParallel, passInfos, startWorkers, stopWorkers, type ParallelOptions } from '../../passes/index.js';
+import { ensureRegistered, passInfos } from '../../passes/index.js';
+import { likelyWorkers, optimizeTextParallel, startWorkers, stopWorkers, type ParallelOptions } from '../../passes/streaming-parallel.js';
 import { CliError, inputSize, loadedSources, readInput, writeOutputBytes, writeStderr, writeStdout } from '../common.js';
 
 export function registerOpt(program: Command): void {

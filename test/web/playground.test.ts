@@ -1,0 +1,306 @@
+/**
+ * The playground in a real Chromium, against the built static site: first load, every
+ * example, graphs, the algorithm stepper, running a program, the share URL, errors
+ * underlined, and a cancelled long job. Each test saves a screenshot in
+ * test-results/playground/ (CI keeps that folder).
+ */
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileSysY, createPassManager, ensureRegistered, parsePipeline, printFunction, runModule } from '../../src/index.js';
+import { SHOTS, SKIP_REASON, pipelineVersion, setEditorText, startSite, waitCompiled, type Site } from './harness.js';
+
+if (SKIP_REASON) console.warn(SKIP_REASON);
+
+describe.skipIf(SKIP_REASON !== '')('playground in Chromium', () => {
+  let site: Site;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    site = await startSite();
+    page = await site.browser.newPage({ viewport: { width: 1600, height: 900 } });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  async function openFresh(hash = ''): Promise<void> {
+    await page.goto(site.url + hash);
+    await page.waitForFunction(() => Number(document.body.dataset.pipelineVersion ?? '0') > 0, null, { timeout: 30_000 });
+  }
+
+  async function graphNodes(): Promise<{ nodes: number; blocks: number }> {
+    await page.waitForSelector('#graph svg g.node');
+    return page.evaluate(() => ({
+      nodes: document.querySelectorAll('#graph svg g.node').length,
+      blocks: Number((document.getElementById('graph') as HTMLElement).dataset.blockCount),
+    }));
+  }
+
+  it('first visit: sort.sy compiled at -O2, its pipeline view and its CFG', async () => {
+    await openFresh();
+    expect(await page.inputValue('#level')).toBe('default<O2>');
+    expect(await page.textContent('#editor .cm-content')).toContain('int main');
+    const steps = await page.locator('#steps li').count();
+    expect(steps).toBeGreaterThan(5);
+    expect(await page.textContent('#step-head')).toMatch(/changed/);
+    // the merge view shows both sides with changes marked
+    expect(await page.locator('#merge .cm-mergeView .cm-editor').count()).toBe(2);
+    expect(await page.locator('#merge .cm-changedLine, #merge .cm-deletedChunk, #merge .cm-changedText').count()).toBeGreaterThan(0);
+    const g = await graphNodes();
+    expect(g.nodes).toBe(g.blocks);
+    expect(await page.textContent('#final-ir')).toMatch(/define .*@main/);
+    await page.screenshot({ path: `${SHOTS}/01-first-visit.png` });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('every example compiles with its pipeline', async () => {
+    await openFresh();
+    const ids = await page.$$eval('#example option', (os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(ids.length).toBeGreaterThanOrEqual(12);
+    for (const id of ids) {
+      const v = await pipelineVersion(page);
+      await page.selectOption('#example', id);
+      if (id !== (await page.inputValue('#example'))) throw new Error(`example ${id} not selected`);
+      await waitCompiled(page, v);
+      expect(await page.textContent('#errors'), `example ${id}`).toBe('');
+      expect(await page.textContent('#status'), `example ${id}`).toMatch(/^compiled/);
+      const g = await graphNodes();
+      expect(g.nodes, `CFG of example ${id}`).toBe(g.blocks);
+    }
+    await page.screenshot({ path: `${SHOTS}/02-last-example.png` });
+  });
+
+  it("graphs at a pipeline step show that step's IR (the same as the library's own run of -O2)", async () => {
+    await openFresh();
+    const src = readFileSync('examples/sort.sy', 'utf8');
+    const m = compileSysY(src, 'input.sy', { ssa: 'braun' }).module!;
+    const after: { fn: string; text: string | null }[] = [];
+    ensureRegistered();
+    createPassManager(m, { afterPass: (e) => after.push({ fn: e.fn?.name ?? '', text: e.fn && e.changed ? printFunction(e.fn) : null }) }).run(parsePipeline('default<O2>'));
+    expect(await page.locator('#steps li').count()).toBe(after.filter((a) => a.text !== null || a.fn === '').length);
+    const picked = after.map((a, k) => ({ ...a, k })).filter((a) => a.text !== null).filter((_, j) => j % 4 === 0);
+    expect(picked.length).toBeGreaterThan(3);
+    for (const { fn, text, k } of picked) {
+      await page.selectOption('#fn', fn);
+      await page.click(`#steps li[data-step="${k}"]`);
+      await page.waitForFunction(
+        ({ k, fn }) => document.getElementById('graph-step')!.textContent!.startsWith(`after step ${k + 1} (`) && (document.querySelector('#graph-ir div')?.textContent ?? '').includes(`@${fn}(`),
+        { k, fn },
+      );
+      const shown = await page.$$eval('#graph-ir div', (ds) => ds.map((d) => (d.textContent === ' ' ? '' : d.textContent)).join('\n'));
+      // the `; preds =` comments list predecessors in use-list order, which re-parsing the text may change
+      const norm = (t: string) => t.replace(/\s+; preds = .*$/gm, '').trimEnd();
+      expect(norm(shown), `step ${k + 1} on @${fn}`).toBe(norm(text!));
+    }
+  });
+
+  it('graphs: CFG and dominator tree have one node per block; clicking a block highlights its IR', async () => {
+    await openFresh();
+    let v = await pipelineVersion(page);
+    await page.selectOption('#example', 'chk');
+    await waitCompiled(page, v);
+    const cfg = await graphNodes();
+    expect(cfg).toEqual({ nodes: 9, blocks: 9 }); // B0..B8
+    await page.selectOption('#graph-kind', 'domtree');
+    await page.waitForFunction(() => document.querySelector('#graph svg title')?.textContent?.includes('ominator') ?? false);
+    expect((await graphNodes()).nodes).toBe(9);
+    await page.locator('#graph g.node[data-block="B3"]').click();
+    const hl = await page.$$eval('#graph-ir div.hl', (ds) => ds.map((d) => d.textContent));
+    expect(hl[0]).toMatch(/^B3:/);
+    expect(hl.join('\n')).toContain('br i1 %c, label %B1, label %B4');
+    // and back: a line of B5 selects B5's node
+    await page.locator('#graph-ir div', { hasText: 'label %B6, label %B8' }).click();
+    expect(await page.$$eval('#graph g.node.sel', (ns) => ns.map((n) => (n as SVGElement).dataset.block))).toEqual(['B5']);
+    await page.screenshot({ path: `${SHOTS}/03-graph-domtree.png` });
+  });
+
+  it('algorithm stepper: forward and back through the CHK frontier walk, blocks highlighted', async () => {
+    await openFresh();
+    const v = await pipelineVersion(page);
+    await page.selectOption('#example', 'chk');
+    await waitCompiled(page, v);
+    await page.click('#tabs button[data-tab="stepper"]');
+    await page.waitForSelector('#events li');
+    const n = await page.locator('#events li').count();
+    expect(n).toBeGreaterThan(5);
+    expect(await page.textContent('#step-pos')).toBe(`step 1 of ${n}`);
+    const first = await page.textContent('#step-text');
+    for (let k = 0; k < 4; k++) await page.click('#step-next');
+    expect(await page.textContent('#step-pos')).toBe(`step 5 of ${n}`);
+    const fifth = await page.textContent('#step-text');
+    expect(fifth).not.toBe(first);
+    // the highlighted nodes are the blocks the step names
+    const named = (fifth ?? '').match(/\bB\d\b/g) ?? [];
+    const lit = await page.$$eval('#graph g.node.hl', (ns) => ns.map((x) => (x as SVGElement).dataset.block));
+    expect(lit.sort()).toEqual([...new Set(named)].sort());
+    await page.screenshot({ path: `${SHOTS}/04-stepper.png` });
+    await page.click('#step-prev');
+    await page.click('#step-prev');
+    expect(await page.textContent('#step-pos')).toBe(`step 3 of ${n}`);
+    await page.click('#step-first');
+    expect(await page.textContent('#step-text')).toBe(first);
+    await page.click('#step-last');
+    expect(await page.textContent('#step-text')).toMatch(/DF\(B8\) = \{B7\}/);
+  });
+
+  it("algorithm stepper: a pipeline step's own pass trace (sort.sy at -O2)", async () => {
+    await openFresh();
+    await page.uncheck('#only-changed');
+    const traced = page.locator('#steps li', { hasText: '-step trace' }).first();
+    const label = (await traced.textContent()) ?? '';
+    const n = Number(/(\d+)-step trace/.exec(label)![1]);
+    await traced.click();
+    await page.click('#tabs button[data-tab="stepper"]');
+    await page.selectOption('#algorithm', 'pass');
+    await page.waitForFunction((n) => document.querySelectorAll('#events li').length === n, n);
+    expect(await page.textContent('#step-pos')).toBe(`step 1 of ${n}`);
+    await page.click('#step-next');
+    expect(await page.textContent('#step-pos')).toBe(`step ${Math.min(2, n)} of ${n}`);
+    await page.screenshot({ path: `${SHOTS}/04b-pass-trace.png` });
+  });
+
+  it("algorithm stepper: mem2reg's phi placement and renaming, on the allocas before the pipeline", async () => {
+    await openFresh();
+    let v = await pipelineVersion(page);
+    await page.selectOption('#example', 'braun-while');
+    await waitCompiled(page, v);
+    v = await pipelineVersion(page);
+    await page.selectOption('#ssa', 'alloca');
+    await waitCompiled(page, v);
+    await page.click('#tabs button[data-tab="stepper"]');
+    await page.selectOption('#algorithm', 'mem2reg');
+    await page.waitForFunction(() => /^mem2reg on @main/.test(document.getElementById('step-text')!.textContent ?? ''));
+    await page.waitForFunction(() => document.getElementById('graph-step')!.textContent === 'before the pipeline');
+    const n = await page.locator('#events li').count();
+    expect(n).toBeGreaterThan(2);
+    expect(await page.textContent('#events')).toMatch(/phi/);
+    await page.click('#step-last');
+    expect(await page.textContent('#step-pos')).toBe(`step ${n} of ${n}`);
+    await page.screenshot({ path: `${SHOTS}/04c-mem2reg.png` });
+    // the IDF trace of the same allocas
+    await page.selectOption('#algorithm', 'idf');
+    await page.waitForFunction(() => /^IDF of stores to %x in @main/.test(document.getElementById('step-text')!.textContent ?? ''));
+    expect(await page.textContent('#events')).toContain('IDF = {while.cond}');
+  });
+
+  it('run: stdout, exit code and instruction counts before and after -O2', async () => {
+    await openFresh();
+    await page.click('#tabs button[data-tab="run"]');
+    await page.click('#run');
+    await page.waitForSelector('#opcodes');
+    const src = readFileSync('examples/sort.sy', 'utf8');
+    const stdin = readFileSync('examples/sort.in', 'utf8');
+    const want = runModule(compileSysY(src, 'sort.sy', { optLevel: 2 }).module!, { stdin, stdout: 'collect', stderr: 'collect' });
+    const outs = await page.$$eval('#run-out pre.stdout', (ps) => ps.map((p) => p.textContent));
+    expect(outs).toEqual([want.stdout, want.stdout]);
+    const exits = await page.$$eval('#run-out b.exit', (bs) => bs.map((b) => Number(b.textContent)));
+    expect(exits).toEqual([want.exitCode, want.exitCode]);
+    const steps = await page.$$eval('#run-out b.steps', (bs) => bs.map((b) => Number(b.textContent)));
+    expect(steps[1]).toBeLessThan(steps[0]); // -O2 executes fewer instructions
+    expect(await page.locator('#opcodes tr').count()).toBeGreaterThan(5);
+    await page.screenshot({ path: `${SHOTS}/05-run.png` });
+  });
+
+  it('share: the URL restores source, pipeline, stdin and tab', async () => {
+    await openFresh();
+    let v = await pipelineVersion(page);
+    await page.selectOption('#example', 'sccp');
+    await waitCompiled(page, v);
+    v = await pipelineVersion(page);
+    await page.fill('#pipeline', 'mem2reg,sccp');
+    await waitCompiled(page, v);
+    v = await pipelineVersion(page);
+    await setEditorText(page, 'int main() {\n  int a = 6;\n  putint(a * 7);\n  return 0;\n}\n');
+    await waitCompiled(page, v);
+    await page.click('#tabs button[data-tab="run"]');
+    await page.fill('#stdin', 'shared input');
+    await page.click('#tabs button[data-tab="ir"]');
+    await page.click('#share');
+    await page.waitForFunction(() => location.hash.startsWith('#s='));
+    const url = page.url();
+    const other = await site.browser.newPage({ viewport: { width: 1600, height: 900 } });
+    await other.goto(url);
+    await other.waitForFunction(() => Number(document.body.dataset.pipelineVersion ?? '0') > 0, null, { timeout: 30_000 });
+    expect(await other.textContent('#editor .cm-content')).toContain('putint(a * 7);');
+    expect(await other.inputValue('#level')).toBe('custom');
+    expect(await other.inputValue('#pipeline')).toBe('mem2reg,sccp');
+    expect(await other.inputValue('#stdin')).toBe('shared input');
+    expect(await other.isVisible('#tab-ir')).toBe(true);
+    expect(await other.textContent('#final-ir')).toContain('call void @putint(i32 42)');
+    await other.waitForSelector('#graph svg g.node');
+    await other.screenshot({ path: `${SHOTS}/06-shared.png` });
+    await other.close();
+  });
+
+  it('SSA construction and a custom pipeline: allocas at -O0, validation, the pass picker', async () => {
+    await openFresh();
+    let v = await pipelineVersion(page);
+    await page.selectOption('#ssa', 'alloca');
+    await page.selectOption('#level', 'default<O0>');
+    await waitCompiled(page, v);
+    expect(await page.textContent('#final-ir')).toMatch(/= alloca i32/);
+    v = await pipelineVersion(page);
+    await page.selectOption('#pass-picker', 'mem2reg');
+    await waitCompiled(page, v);
+    expect(await page.inputValue('#level')).toBe('custom');
+    expect(await page.inputValue('#pipeline')).toBe('mem2reg');
+    expect(await page.textContent('#final-ir')).not.toMatch(/= alloca i32 *(,|$)/m);
+    expect(await page.locator('#steps li').count()).toBeGreaterThan(0);
+    await page.fill('#pipeline', 'mem2reg,no-such-pass');
+    await page.waitForSelector('#pipeline.invalid');
+    expect(await page.textContent('#status')).toMatch(/no-such-pass/);
+    v = await pipelineVersion(page);
+    await page.fill('#pipeline', 'mem2reg');
+    await waitCompiled(page, v);
+    expect(await page.locator('#pipeline.invalid').count()).toBe(0);
+    v = await pipelineVersion(page);
+    await page.selectOption('#pass-picker', 'gvn');
+    await waitCompiled(page, v);
+    expect(await page.inputValue('#pipeline')).toBe('mem2reg,gvn');
+    await page.uncheck('#only-changed');
+    expect(await page.locator('#steps li', { hasText: 'gvn on @' }).count()).toBeGreaterThan(0);
+    await page.screenshot({ path: `${SHOTS}/07a-custom-pipeline.png` });
+  });
+
+  it('an error is underlined at its line:col', async () => {
+    await openFresh();
+    await setEditorText(page, 'int main() {\n  int x = 1;\n  return y + x;\n}\n');
+    await page.waitForSelector('#editor .cm-lintRange-error');
+    expect(await page.textContent('#errors')).toMatch(/^input:3:10: error: .*y/);
+    // the underline covers `y` on line 3
+    const underlined = await page.$eval('#editor .cm-lintRange-error', (e) => e.textContent);
+    expect(underlined).toBe('y');
+    await page.screenshot({ path: `${SHOTS}/07-error.png` });
+    // LLVM IR errors too
+    await page.selectOption('#lang', 'llvm');
+    await setEditorText(page, 'define i32 @f() {\nentry:\n  ret i32 %nope\n}\n');
+    await page.waitForFunction(() => document.getElementById('errors')!.textContent!.startsWith('input:3:'));
+    expect(await page.locator('#editor .cm-lintRange-error').count()).toBe(1);
+  });
+
+  it('a long job is cancelled and the page keeps working', async () => {
+    await openFresh();
+    const v = await pipelineVersion(page);
+    await setEditorText(page, 'int main() {\n  int i = 0;\n  while (1) { i = i + 1; }\n  return i;\n}\n');
+    await waitCompiled(page, v);
+    await page.click('#tabs button[data-tab="run"]');
+    await page.click('#run');
+    await page.waitForSelector('#cancel:not([disabled])', { timeout: 10_000 });
+    await page.click('#cancel');
+    await page.waitForFunction(() => document.getElementById('run-out')!.textContent === 'cancelled');
+    // the fresh worker compiles the program again by itself, and Cancel goes grey
+    await page.waitForFunction(() => /^compiled/.test(document.getElementById('status')!.textContent ?? ''));
+    await page.waitForSelector('#cancel[disabled]');
+    // the fresh worker compiles and runs again
+    const v2 = await pipelineVersion(page);
+    await setEditorText(page, 'int main() {\n  putint(7);\n  return 3;\n}\n');
+    await waitCompiled(page, v2);
+    await page.click('#run');
+    await page.waitForSelector('#opcodes');
+    expect(await page.$$eval('#run-out pre.stdout', (ps) => ps.map((p) => p.textContent))).toEqual(['7', '7']);
+    await page.screenshot({ path: `${SHOTS}/08-after-cancel.png` });
+  });
+});

@@ -1,0 +1,120 @@
+/** Messages between the page (main.ts) and the compiler worker (worker.ts). */
+
+export type Lang = 'sysy' | 'llvm';
+export type SsaMode = 'braun' | 'alloca';
+export type GraphKind = 'cfg' | 'domtree' | 'postdomtree' | 'df' | 'loops';
+/** 'pass': the trace lines the selected pipeline step's own pass emitted (gvn, early-cse, lvn, loop passes). */
+export type Algorithm = 'df-runner' | 'df-cytron' | 'idf' | 'mem2reg' | 'pass';
+
+export interface SourceDiag {
+  line: number;
+  col: number;
+  message: string;
+}
+
+/** One pass execution: the IR of what it ran on before and after, its counters and time. */
+export interface PipelineStep {
+  pass: string;
+  /** Function name, or '' for a module pass. */
+  fn: string;
+  changed: boolean;
+  ms: number;
+  before: string;
+  after: string;
+  stats: [string, number][];
+  /** How many trace lines the pass emitted (the stepper shows them). */
+  traceLines: number;
+}
+
+export interface CompileRequest {
+  kind: 'compile';
+  source: string;
+  lang: Lang;
+  ssa: SsaMode;
+  pipeline: string;
+}
+export interface CompileReply {
+  kind: 'compile';
+  errors: SourceDiag[];
+  /** Text of the pipeline error (a custom pipeline that does not parse). */
+  pipelineError?: string;
+  initial: string;
+  final: string;
+  steps: PipelineStep[];
+  functions: string[];
+  ms: number;
+}
+
+/** Step -1: the IR before the pipeline; k: after step k. */
+export interface GraphRequest {
+  kind: 'graph';
+  step: number;
+  fn: string;
+  graph: GraphKind;
+}
+export interface GraphReply {
+  kind: 'graph';
+  svg: string;
+  /** DOT node name (b<id>) to block name. */
+  blocks: Record<string, string>;
+  blockCount: number;
+  /** The function's IR at that step, and its block names in layout order. */
+  ir: string;
+  order: string[];
+}
+
+/** An algorithm's trace as a list of events; each names the blocks it is about. */
+export interface TraceEvent {
+  text: string;
+  blocks: string[];
+}
+export interface TraceRequest {
+  kind: 'trace';
+  algorithm: Algorithm;
+  step: number;
+  fn: string;
+}
+export interface TraceReply {
+  kind: 'trace';
+  events: TraceEvent[];
+  error?: string;
+}
+
+export interface RunRequest {
+  kind: 'run';
+  stdin: string;
+  maxSteps?: number;
+}
+export interface RunSide {
+  stdout: string;
+  exitCode: number;
+  steps: number;
+  byOpcode: Record<string, number>;
+  error?: string;
+}
+export interface RunReply {
+  kind: 'run';
+  before: RunSide;
+  after: RunSide;
+}
+
+export interface PassListRequest {
+  kind: 'passes';
+}
+export interface PassListReply {
+  kind: 'passes';
+  passes: { name: string; description: string }[];
+  pipelines: Record<string, string>;
+}
+
+export type Request = CompileRequest | GraphRequest | TraceRequest | RunRequest | PassListRequest;
+export type Reply = CompileReply | GraphReply | TraceReply | RunReply | PassListReply;
+
+export interface Envelope<T> {
+  id: number;
+  body: T;
+}
+export interface ErrorReply {
+  kind: 'error';
+  message: string;
+}
