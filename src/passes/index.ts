@@ -27,6 +27,8 @@ import { loopUnrollPass } from './loop-unroll.js';
 import { loopIdiomPass } from './loop-idiom.js';
 import { loopDeletionPass } from './loop-deletion.js';
 import { functionAttrsPass } from './function-attrs.js';
+import { ipsccpPass } from './ipsccp.js';
+import { globaloptPass } from './globalopt.js';
 import { SSA_PASSES } from '../ssa/passes.js';
 import { Instrumentation, PassManager } from './pass-manager.js';
 import { registerStandardPipelines } from './pipelines.js';
@@ -57,6 +59,8 @@ const ALL_PASSES: PassInfo[] = [
   loopIdiomPass,
   loopDeletionPass,
   functionAttrsPass,
+  ipsccpPass,
+  globaloptPass,
   ...SSA_PASSES,
 ];
 

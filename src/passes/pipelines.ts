@@ -14,10 +14,21 @@ export const PIPELINES: Record<string, string> = {
   O0: '',
   O1: 'mem2reg,instsimplify,sccp,simplifycfg,early-cse,adce,simplifycfg',
   O2: [
-    // build SSA and clean up, so the inliner sees honest sizes
-    'mem2reg,instcombine,simplifycfg,sccp,adce',
+    // build SSA (LLVM's early SROA does this before its module passes)
+    'mem2reg',
+    // constants across calls: arguments, return values, internal globals that keep their initializer (LLVM: IPSCCP first)
+    'ipsccp',
+    // internal globals: never-read ones and their stores go, never-written ones become constant (LLVM: GlobalOpt after IPSCCP)
+    'globalopt',
+    // clean up, so the inliner sees honest sizes (LLVM: instcombine and simplifycfg after GlobalOpt)
+    'instcombine,simplifycfg,sccp,adce',
+    // callee attributes before the callers are simplified (LLVM runs PostOrderFunctionAttrs in the inliner's SCC walk)
+    'function-attrs',
     // bottom-up inlining over the call graph
     'inline',
+    // after inlining (LLVM: after the CGSCC walk, deadargelim then globalopt and globaldce): globals now
+    // used by main alone become locals, never-read ones lose their stores; mem2reg promotes the new locals
+    'globalopt,mem2reg,function-attrs',
     // the function simplification pipeline, repeated while it finds work
     'fixpoint<3>(' +
       [
