@@ -29,6 +29,8 @@ import { loopDeletionPass } from './loop-deletion.js';
 import { functionAttrsPass } from './function-attrs.js';
 import { ipsccpPass } from './ipsccp.js';
 import { globaloptPass } from './globalopt.js';
+import { globaldcePass } from './globaldce.js';
+import { deadargelimPass } from './deadargelim.js';
 import { SSA_PASSES } from '../ssa/passes.js';
 import { Instrumentation, PassManager } from './pass-manager.js';
 import { registerStandardPipelines } from './pipelines.js';
@@ -61,6 +63,8 @@ const ALL_PASSES: PassInfo[] = [
   functionAttrsPass,
   ipsccpPass,
   globaloptPass,
+  globaldcePass,
+  deadargelimPass,
   ...SSA_PASSES,
 ];
 
