@@ -35,9 +35,14 @@ export function runGlobalDCE(m: Module): { functions: number; globals: number } 
   };
   for (const f of m.functions) if (isRoot(f)) mark(f);
   for (const g of m.globals) if (isRoot(g)) mark(g);
+  // a constant operand: the global value itself is marked, an expression is looked into
+  const reach = (c: Value) => {
+    if (c.kind === ValueKind.Function || c.kind === ValueKind.GlobalVariable || c.kind === ValueKind.GlobalAlias) mark(c);
+    else if (c.kind === ValueKind.ConstantExpr || c instanceof ConstantAggregate || c.kind === ValueKind.BlockAddress) work.push(c);
+  };
   for (const a of m.aliases) {
     mark(a);
-    work.push(a.aliasee);
+    reach(a.aliasee);
   }
   const seenConst = new Set<Value>();
   while (work.length > 0) {
@@ -47,18 +52,14 @@ export function runGlobalDCE(m: Module): { functions: number; globals: number } 
         const f = v as Function;
         for (let b = f.firstBlock; b !== null; b = b.next) {
           for (let i = b.first; i !== null; i = i.next) {
-            for (const u of i.ops) {
-              const o = u.value;
-              if (o.kind === ValueKind.Function || o.kind === ValueKind.GlobalVariable || o.kind === ValueKind.GlobalAlias) mark(o);
-              else if (o.kind === ValueKind.ConstantExpr || o instanceof ConstantAggregate || o.kind === ValueKind.BlockAddress) work.push(o);
-            }
+            for (const u of i.ops) reach(u.value);
           }
         }
         break;
       }
       case ValueKind.GlobalVariable: {
         const init = (v as GlobalVariable).initializer;
-        if (init !== null) work.push(init);
+        if (init !== null) reach(init);
         break;
       }
       case ValueKind.GlobalAlias:
@@ -69,10 +70,7 @@ export function runGlobalDCE(m: Module): { functions: number; globals: number } 
         seenConst.add(v);
         const parts: Value[] =
           v instanceof ConstantExpr ? v.operands : v instanceof ConstantAggregate ? v.elements : v.kind === ValueKind.BlockAddress ? [(v as unknown as { fn: Value }).fn] : [];
-        for (const p of parts) {
-          if (p.kind === ValueKind.Function || p.kind === ValueKind.GlobalVariable || p.kind === ValueKind.GlobalAlias) mark(p);
-          else work.push(p);
-        }
+        for (const p of parts) reach(p);
       }
     }
   }
@@ -81,13 +79,15 @@ export function runGlobalDCE(m: Module): { functions: number; globals: number } 
   const deadFns = m.functions.filter((f) => !live.has(f));
   // bodies first: dead functions may refer to each other and to dead globals
   for (const f of deadFns) f.deleteBody();
+  // (use lists are not consulted: nothing live refers to these, and a use left behind by
+  // an instruction some pass unlinked carelessly must not keep one whose initializer
+  // names a global deleted here)
   for (const f of deadFns) {
-    if (f.firstUse !== null) continue; // still referenced from a live place we could not see: keep
     m.removeFunction(f);
     functions++;
   }
   for (const g of m.globals.slice()) {
-    if (live.has(g) || g.firstUse !== null) continue;
+    if (live.has(g)) continue;
     m.removeGlobal(g);
     globals++;
   }

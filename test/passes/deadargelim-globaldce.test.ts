@@ -75,6 +75,20 @@ define i32 @main() {
     expect(r.text).toMatch(/@live/);
     sameBehaviour(ir, 'globaldce');
   });
+  it('a live global whose initializer is another global keeps that global (found on a fresh Csmith program)', () => {
+    const ir = `${PRINTF}
+@p = internal global ptr @target
+@target = internal global i32 7
+define i32 @main() {
+  %q = load volatile ptr, ptr @p
+  %v = load i32, ptr %q
+  call i32 (ptr, ...) @printf(ptr @.fmt, i32 %v)
+  ret i32 0
+}`;
+    const r = opt(ir, 'globaldce');
+    expect(stat(r, 'globaldce', 'globals deleted')).toBe(0);
+    sameBehaviour(ir, 'globaldce');
+  });
   it('keeps what an external function or a live global initializer reaches', () => {
     const ir = `@tbl = global [1 x ptr] [ptr @h]
 define internal i32 @h() {
