@@ -248,6 +248,16 @@ describe('function-attrs: the optimizers use what it deduces', () => {
     expect(countOps(opt(ir, 'function-attrs,dce').fnText('f'), 'call')).toBe(0);
     expect(countOps(opt(ir, 'function-attrs,adce').fnText('f'), 'call')).toBe(0);
   });
+  it('the inliner deletes an unused call of it instead of inlining it', () => {
+    const ir = `${PURE}define i32 @f(i32 %x) {
+  %a = call i32 @sq(i32 %x)
+  ret i32 %x
+}`;
+    const r = opt(ir, 'function-attrs,inline');
+    expect(stat(r, 'inline', 'unused calls of pure functions deleted')).toBe(1);
+    expect(stat(r, 'inline', 'call sites inlined')).toBe(0);
+    expect(r.text).not.toMatch(/@sq/);
+  });
   it('LICM hoists it out of a loop', () => {
     const ir = `${PURE}define i32 @f(i32 %x, i32 %n) {
 entry:
