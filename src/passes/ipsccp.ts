@@ -4,7 +4,8 @@
  * algorithm (src/passes/sccp.ts) run over every function at once, where
  *  - an internal function whose every use is a direct call (its callers are all known) has
  *    its arguments in the lattice: each is the meet of the actual arguments of the call
- *    sites in executable blocks, and its entry block is executable only once such a call
+ *    sites in executable blocks (but a `byval` argument, a copy, is overdefined), and its
+ *    entry block is executable only once such a call
  *    site is (functions nothing can call stay unvisited and are left as they are);
  *  - every other defined function is entered from outside: its entry is executable and its
  *    arguments are overdefined;
@@ -85,6 +86,8 @@ export class IPSCCPSolver {
   readonly argTracked = new Set<Function>();
   private readonly flowWork: [FnState, number][] = [];
   private readonly ssaWork: Value[] = [];
+  /** Functions whose entry became reachable through a call. */
+  private readonly entryWork: FnState[] = [];
 
   constructor(readonly m: Module) {
     const refs = scanGlobalRefs(m);
@@ -103,7 +106,9 @@ export class IPSCCPSolver {
       this.callSites.set(f, sites);
       if (isLocalLinkage(f) && allDirect && !f.fnType.vararg && !/\bnaked\b/.test(f.attrs.suffix)) {
         this.argTracked.add(f);
-        for (const a of f.args) this.args.set(a, { s: TOP, c: null });
+        // a byval (inalloca, preallocated) argument is a fresh copy made at the call: the
+        // callee's pointer is never the caller's, whatever the caller passes
+        for (const a of f.args) this.args.set(a, /\b(byval|inalloca|preallocated|swifterror)\b/.test(a.attrs) ? { s: OVER, c: null } : { s: TOP, c: null });
       }
       if (hasExactDefinition(f) && !f.returnType.isVoid() && !f.returnType.isAggregate()) this.rets.set(f, { s: TOP, c: null });
     }
@@ -165,7 +170,11 @@ export class IPSCCPSolver {
   }
 
   private drain(): void {
-    while (this.flowWork.length > 0 || this.ssaWork.length > 0) {
+    while (this.flowWork.length > 0 || this.ssaWork.length > 0 || this.entryWork.length > 0) {
+      while (this.entryWork.length > 0) {
+        const fs = this.entryWork.pop()!;
+        this.markBlock(fs, fs.fn.entry);
+      }
       while (this.flowWork.length > 0) {
         const [fs, key] = this.flowWork.pop()!;
         const to = fs.blocks[key % fs.n]!;
@@ -304,7 +313,8 @@ export class IPSCCPSolver {
           const a = callee.args[k];
           if (this.meetCell(this.args.get(a)!, s, c)) this.ssaWork.push(a);
         }
-        this.markBlock(target, callee.entry);
+        // queued, not visited here: a chain of calls must not become a chain of JS frames
+        if (!target.executable[callee.entry.id]) this.entryWork.push(target);
       }
       if (!call.hasResult()) return;
       const ret = this.rets.get(callee);
