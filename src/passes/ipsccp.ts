@@ -55,7 +55,8 @@ class FnState implements SCCPResultView {
   readonly n: number;
   readonly blocks: (BasicBlock | null)[];
   constructor(readonly fn: Function) {
-    fn.renumber();
+    // ids stay as they are (no renumbering: the cached analyses of functions this pass
+    // leaves unchanged are indexed by them); arrays are sized by the bounds
     this.n = fn.blockIdBound;
     this.state = new Uint8Array(fn.instIdBound);
     this.value = new Array(fn.instIdBound).fill(null);

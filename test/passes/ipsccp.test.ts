@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { runPipeline } from '../../src/passes/index.js';
+import { parseModule } from '../../src/text/parser.js';
 import { countOps, opt, stat } from './cfg-helpers.js';
 import { PRINTF, sameBehaviour } from './ipo-helpers.js';
 
@@ -158,6 +160,29 @@ define i32 @main() {
     const r = opt(ir, 'ipsccp');
     expect(stat(r, 'ipsccp', 'arguments found constant')).toBe(0);
     sameBehaviour(ir, 'ipsccp');
+  });
+  it('leaves the block and instruction ids of functions it does not change (their cached analyses are indexed by them)', () => {
+    const ir = `define i32 @main(i32 %n) {
+entry:
+  %c = icmp sgt i32 %n, 0
+  br i1 %c, label %a, label %b
+b:
+  %y = add i32 %n, 2
+  ret i32 %y
+a:
+  %x = add i32 %n, 1
+  ret i32 %x
+}`;
+    const m = parseModule(ir, 'ids.ll');
+    const f = m.getFunction('main')!;
+    // ids with holes, as passes leave them
+    f.entry.next!.id = 7;
+    f.entry.next!.first!.id = 11;
+    f.blockIdBound = 9;
+    f.instIdBound = 13;
+    const before = f.blocks().map((b) => [b.id, ...b.instructions().map((i) => i.id)].join(','));
+    runPipeline(m, 'ipsccp', { verifyEach: true, log: () => {} });
+    expect(f.blocks().map((b) => [b.id, ...b.instructions().map((i) => i.id)].join(','))).toEqual(before);
   });
   it('calls in blocks that never run do not lower a callee argument', () => {
     const ir = `${PRINTF}
