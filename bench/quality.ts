@@ -12,6 +12,9 @@
  * Run: npm run bench:quality [-- --only=c|sysy] [--sizes=10000,100000] [--no-compile-time]
  *      [--o2=PIPELINE] (try another pipeline in place of our -O2, e.g. to evaluate a pass)
  *      [--heavy] (only the compute-heavy programs) [--repeat=N] (compile-time runs)
+ *      [--csmith=N] [--csmith-structs=N] [--cgen=N] [--sysy=N] [--seed=S]: instead of the
+ *      corpus, fresh programs from random seeds (bench/fresh-sample.ts; add --corpus to run
+ *      the corpus part too)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -21,6 +24,7 @@ import { runModule } from '../src/interp/index.js';
 import { runPipeline } from '../src/passes/index.js';
 import { parseModule } from '../src/text/parser.js';
 import { printModule } from '../src/text/printer.js';
+import { firstSeedFromArgs, freshSample, requestedSamples } from './fresh-sample.js';
 import { OUT, SSAKIT, hasTool, inlinableInput, measureBest, repeatFromArgs, sizesFromArgs, stripNoinline, table } from './common.js';
 
 const LLVM_O2 = ['-passes=default<O2>', '-vectorize-loops=false', '-vectorize-slp=false'];
@@ -90,6 +94,14 @@ function main(): void {
   if (!hasTool('opt-19') || !hasTool('clang-19')) {
     console.error('clang-19/opt-19 not found: install clang-19 llvm-19');
     process.exit(1);
+  }
+  const samples = requestedSamples(process.argv);
+  if (samples.length > 0) {
+    const first = firstSeedFromArgs(process.argv);
+    const o2 = O2_OVERRIDE ?? 'default<O2>';
+    const reports = samples.map(({ kind, n }) => freshSample(kind, n, first, o2));
+    console.log(`\nfresh samples, first seed ${first}: ${reports.map((r) => `${r.kind} ${r.geomean.toFixed(3)} over ${r.ratios.length}`).join(', ')}`);
+    if (!process.argv.includes('--corpus')) return;
   }
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
   const programs = [

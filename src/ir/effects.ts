@@ -13,6 +13,9 @@ import type { Function } from './function.js';
 import type { Instruction } from './instruction.js';
 import { Flag, Opcode } from './opcodes.js';
 import { ValueKind } from './value.js';
+import { overallMask, parseMemoryEffects } from './memory-attr.js';
+
+const MEMORY_EFFECT_OF_MASK: MemoryEffect[] = ['none', 'read', 'write', 'readwrite'];
 
 /** Intrinsics with no memory effects and no side effects (by name prefix). */
 const PURE_INTRINSIC_PREFIXES = [
@@ -47,11 +50,9 @@ const attrFactsCache = new Map<string, AttrFacts>();
 function attrFacts(attrs: string): AttrFacts {
   let f = attrFactsCache.get(attrs);
   if (f === undefined) {
-    const memory: MemoryEffect =
-      hasWord(attrs, 'readnone') || /memory\(none\)/.test(attrs) ? 'none'
-      : hasWord(attrs, 'readonly') || /memory\(read\)/.test(attrs) ? 'read'
-      : hasWord(attrs, 'writeonly') || /memory\(write\)/.test(attrs) ? 'write'
-      : 'readwrite';
+    // any `memory(...)` form (argmem included) summarized over all locations
+    const me = parseMemoryEffects(attrs);
+    const memory: MemoryEffect = me === null ? 'readwrite' : MEMORY_EFFECT_OF_MASK[overallMask(me)];
     f = { memory, willReturn: hasWord(attrs, 'willreturn') && hasWord(attrs, 'nounwind') };
     if (attrFactsCache.size > 10_000) attrFactsCache.clear(); // attribute texts are few; stay bounded anyway
     attrFactsCache.set(attrs, f);

@@ -26,6 +26,11 @@ import { prePass } from './pre.js';
 import { loopUnrollPass } from './loop-unroll.js';
 import { loopIdiomPass } from './loop-idiom.js';
 import { loopDeletionPass } from './loop-deletion.js';
+import { functionAttrsPass } from './function-attrs.js';
+import { ipsccpPass } from './ipsccp.js';
+import { globaloptPass } from './globalopt.js';
+import { globaldcePass } from './globaldce.js';
+import { deadargelimPass } from './deadargelim.js';
 import { SSA_PASSES } from '../ssa/passes.js';
 import { Instrumentation, PassManager } from './pass-manager.js';
 import { registerStandardPipelines } from './pipelines.js';
@@ -55,6 +60,11 @@ const ALL_PASSES: PassInfo[] = [
   loopUnrollPass,
   loopIdiomPass,
   loopDeletionPass,
+  functionAttrsPass,
+  ipsccpPass,
+  globaloptPass,
+  globaldcePass,
+  deadargelimPass,
   ...SSA_PASSES,
 ];
 

@@ -19,7 +19,7 @@
  */
 import { BasicBlock } from '../ir/basic-block.js';
 import { ConstantAggregate, ConstantExpr, ConstantInt, PoisonValue } from '../ir/constants.js';
-import { functionAttributeText } from '../ir/effects.js';
+import { functionAttributeText, isTriviallyDead } from '../ir/effects.js';
 import type { Function } from '../ir/function.js';
 import { Instruction } from '../ir/instruction.js';
 import type { Module } from '../ir/module.js';
@@ -266,6 +266,8 @@ export function deleteDeadInternalFunctions(m: Module): number {
 export interface InlineStats {
   inlined: number;
   deleted: number;
+  /** Unused calls of pure functions deleted instead of inlined. */
+  deadCalls?: number;
 }
 
 /** Runs the inliner over `m`; `changedFn` is told about every caller that changed. */
@@ -293,6 +295,13 @@ export function inlineModule(m: Module, opts: Partial<InlineOptions> = {}, chang
         if (call.parent === null) continue;
         const callee = call.calledFunction();
         if (callee === null || callee === caller || callee.parent !== m) continue;
+        // an unused call of a function known pure (function-attrs) is deleted, not inlined (as LLVM's inliner does)
+        if (isTriviallyDead(call)) {
+          call.eraseFromParent();
+          stats.deadCalls = (stats.deadCalls ?? 0) + 1;
+          changed = true;
+          continue;
+        }
         if (cg.sccOf[cg.nodeOf(callee)] === cg.sccOf[node]) continue;
         if (blockerOf(callee) !== null) continue;
         if (call.auxType !== callee.fnType || call.numArgs !== callee.args.length) continue;
@@ -340,7 +349,8 @@ export const inlinePass: PassInfo = {
         const s = inlineModule(m, opts, (f) => ctx.invalidate(f, 'none'));
         if (s.inlined) ctx.stat('call sites inlined', s.inlined);
         if (s.deleted) ctx.stat('dead functions deleted', s.deleted);
-        const changed = s.inlined + s.deleted > 0;
+        if (s.deadCalls) ctx.stat('unused calls of pure functions deleted', s.deadCalls);
+        const changed = s.inlined + s.deleted + (s.deadCalls ?? 0) > 0;
         return { changed, preserved: changed ? 'none' : 'all' };
       },
     };

@@ -3,7 +3,8 @@
  *
  *   O0: nothing (parse, verify, print).
  *   O1: promote memory to registers, then the cheap scalar clean-ups.
- *   O2: O1 plus inlining, global value numbering, loop optimizations (rotation, LICM,
+ *   O2: O1 plus the interprocedural passes (ipsccp, globalopt, function-attrs, deadargelim,
+ *       globaldce) around inlining, global value numbering, loop optimizations (rotation, LICM,
  *       induction variables with widening, loops computed at compile time, fill/copy loops
  *       to memset/memcpy, complete and partial unrolling of constant-trip loops) and
  *       partial redundancy elimination, iterated while they keep finding work.
@@ -14,10 +15,25 @@ export const PIPELINES: Record<string, string> = {
   O0: '',
   O1: 'mem2reg,instsimplify,sccp,simplifycfg,early-cse,adce,simplifycfg',
   O2: [
-    // build SSA and clean up, so the inliner sees honest sizes
-    'mem2reg,instcombine,simplifycfg,sccp,adce',
+    // build SSA (LLVM's early SROA does this before its module passes)
+    'mem2reg',
+    // constants across calls: arguments, return values, internal globals that keep their initializer (LLVM: IPSCCP first)
+    'ipsccp',
+    // internal globals: never-read ones and their stores go, never-written ones become constant (LLVM: GlobalOpt after IPSCCP)
+    'globalopt',
+    // clean up, so the inliner sees honest sizes (LLVM: instcombine and simplifycfg after GlobalOpt)
+    'instcombine,simplifycfg,sccp,adce',
+    // callee attributes before the callers are simplified (LLVM runs PostOrderFunctionAttrs in the inliner's SCC walk)
+    'function-attrs',
     // bottom-up inlining over the call graph
     'inline',
+    // after inlining (LLVM: after the CGSCC walk): parameters and results the remaining calls do not use
+    'deadargelim',
+    // (LLVM: globalopt, globaldce after deadargelim) globals now used by main alone become locals,
+    // never-read ones lose their stores, unreachable functions and globals go
+    'globalopt,globaldce',
+    // promote the new locals; attributes of what is left for the simplification below
+    'mem2reg,function-attrs',
     // the function simplification pipeline, repeated while it finds work
     'fixpoint<3>(' +
       [

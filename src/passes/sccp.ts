@@ -263,7 +263,7 @@ export class SCCPSolver {
 }
 
 /** Instructions the solver evaluates; everything else (memory, calls, …) is overdefined. */
-function isEvaluable(i: Instruction): boolean {
+export function isEvaluable(i: Instruction): boolean {
   switch (i.op) {
     case Opcode.Alloca:
     case Opcode.Store:
@@ -284,15 +284,28 @@ function isEvaluable(i: Instruction): boolean {
   }
 }
 
-function switchTarget(t: Instruction, c: Value): BasicBlock {
+export function switchTarget(t: Instruction, c: Value): BasicBlock {
   for (let k = 0; k < t.numCases; k++) if (t.caseValue(k) === c) return t.caseDest(k);
   return t.successor(0);
+}
+
+/** What a solved lattice says about one function (the intraprocedural solver or ipsccp's). */
+export interface SCCPResultView {
+  /** Per block id: 1 when the block can execute. */
+  readonly executable: Uint8Array;
+  isEdgeExecutable(from: BasicBlock, to: BasicBlock): boolean;
+  constantOf(i: Instruction): Constant | null;
 }
 
 /** Runs SCCP on a function; returns counts of what it changed. */
 export function runSCCP(fn: Function, ctx?: PassContext): { constants: number; branches: number; blocks: number } {
   const solver = new SCCPSolver(fn);
   solver.solve();
+  return applySCCPResult(fn, solver, ctx);
+}
+
+/** Rewrites `fn` by a solved lattice: constants, folded branches, unreachable blocks deleted. */
+export function applySCCPResult(fn: Function, solver: SCCPResultView, ctx?: PassContext): { constants: number; branches: number; blocks: number } {
   let constants = 0;
   let branches = 0;
   let blocks = 0;

@@ -1,6 +1,6 @@
 /**
  * npm run test:fuzz: random orders of the scalar optimizations (instsimplify, instcombine,
- * sccp, constprop, adce, copyprop, early-cse, lvn, gvn, pre, dce) on many generated
+ * sccp, constprop, adce, copyprop, early-cse, lvn, gvn, pre, dce, with function-attrs and ipsccp) on many generated
  * programs (SSAKIT_SCALAR_FUZZ_RUNS, default 2000 pipelines over SSAKIT_SCALAR_FUZZ_PROGRAMS,
  * default 300 medium programs; fast-check's seed from SSAKIT_SCALAR_FUZZ_SEED, random when
  * unset — a failure prints it).

@@ -25,6 +25,9 @@ export const SCALAR_PASS_POOL = [
   'gvn',
   'pre',
   'dce',
+  // module passes whose results the scalar passes use (pure calls) or that fold across calls
+  'function-attrs',
+  'ipsccp',
 ];
 
 const irCache = new Map<string, string>();
