@@ -347,7 +347,8 @@ class Printer {
       }
       case ValueKind.BlockAddress: {
         const ba = c as BlockAddress;
-        const bb = ba.block;
+        const bb = ba.liveBlock();
+        if (bb === null) return 'inttoptr (i32 1 to ptr)';
         if (bb.kind !== ValueKind.BasicBlock) return `blockaddress(${this.operand(ba.fn)}, %${quoteIdentifier((bb as MetadataValue).text)})`;
         const fn = (bb as BasicBlock).parent!;
         let slots = this.otherSlots.get(fn);
