@@ -53,6 +53,12 @@ export interface CGenOptions {
   gotos: boolean;
   switches: boolean;
   recursion: boolean;
+  /**
+   * GCC's labels as values (`&&L`, `goto *p`: LLVM's blockaddress and indirectbr): a
+   * dispatch through a static table of label addresses and loops closed by a computed
+   * goto. Off in the presets (clang only; keeps the programs of existing seeds unchanged).
+   */
+  computedGotos?: boolean;
 }
 
 const PRESETS: Record<CGenOptions['size'], Omit<CGenOptions, 'size'>> = {
@@ -696,6 +702,60 @@ class CGen {
     return true;
   }
 
+  /**
+   * Computed goto (the fuzzers' source of blockaddress and indirectbr), in two shapes:
+   * a dispatch `goto *tbl[e % n]` through a static table of label addresses into n arms
+   * (some falling through to the next, as interpreter loops' handlers do), and a counted
+   * loop whose back edge is `goto *(--gc > 0 ? &&L : &&E)`. Arms are compound statements,
+   * so no declaration is jumped over at the region's top level.
+   */
+  private computedGotoStmt(): boolean {
+    const r = this.rng;
+    const c = this.ctx;
+    if (r.chance(0.5)) {
+      const n = r.range(2, 4);
+      const labs: string[] = [];
+      for (let i = 0; i < n; i++) labs.push(this.fresh('CG'));
+      const end = this.fresh('CG');
+      const tbl = this.fresh('cgt');
+      this.open('{');
+      this.line(`static void *const ${tbl}[] = { ${labs.map((l) => `&&${l}`).join(', ')} };`);
+      this.line(`goto *${tbl}[(unsigned)(${this.expr(r.pick(ARITH), 2)}) % ${n}u];`);
+      for (let i = 0; i < n; i++) {
+        this.open(`${labs[i]}: {`);
+        this.pushScope();
+        c.depth++;
+        this.block(Math.max(1, this.stmtCount() - 1));
+        c.depth--;
+        this.popScope();
+        this.close(i + 1 < n && r.chance(0.3) ? '} /* fallthrough */' : r.chance(0.5) ? `} goto ${end};` : `} goto *(&&${end});`);
+      }
+      this.line(`${end}:;`);
+      this.close();
+      return true;
+    }
+    const k = this.loopTrip();
+    if (!k) return false;
+    const lab = this.fresh('CG');
+    const end = this.fresh('CG');
+    const g = this.fresh('gc');
+    this.open('{');
+    this.line(`int ${g} = ${k};`);
+    this.line(`${lab}:;`);
+    c.mult *= k;
+    this.pushScope();
+    c.depth++;
+    const n = this.stmtCount();
+    for (let i = 0; i < n && c.cost + c.mult <= c.budget; i++) this.stmt();
+    c.depth--;
+    this.popScope();
+    c.mult /= k;
+    this.line(`goto *(--${g} > 0 ? &&${lab} : &&${end});`);
+    this.line(`${end}:;`);
+    this.close();
+    return true;
+  }
+
   private printStmt(): void {
     const r = this.rng;
     const vs = this.visible((v) => v.kind === VK.Scalar);
@@ -753,6 +813,7 @@ class CGen {
         !c.pure && c.mult <= 4 ? 3 : 0, // 9 printf
         c.fn && c.depth > 1 ? 1 : 0, // 10 early return
         this.structs.length ? 3 : 0, // 11 struct assignment
+        canNest && this.o.computedGotos ? 3 : 0, // 12 computed goto (last: a zero weight leaves other seeds' programs unchanged)
       ]);
       switch (k) {
         case 0: {
@@ -798,6 +859,7 @@ class CGen {
           this.assignLvalue(`${base}.${f.name}`, f.ty);
           return;
         }
+        case 12: if (this.computedGotoStmt()) return; continue;
         default: continue;
       }
     }

@@ -16,6 +16,8 @@ import { BytesSource, doScanf, isSpace, parseCFloat, scanFloatText, scanInteger,
 import type { OutStream } from './io.js';
 import { RT } from './runtime.js';
 import { MAX_SAFE, type Wide } from './wide.js';
+import { LIBC_MORE } from './libc-more.js';
+import { LIBC_TIME } from './libc-time.js';
 
 const SITE = -1;
 
@@ -809,12 +811,6 @@ export const LIBC: Record<string, ExternalFn> = {
     S.lib.rand = seedRand(i32(a[0]));
     return undefined;
   },
-  time: (S, a) => {
-    const t = Math.floor(Date.now() / 1000);
-    if (num(a[0]) !== 0) S.mem.st64(num(a[0]), t, SITE);
-    return t;
-  },
-  clock: () => Math.floor(performance.now() * 1000),
   // ctype
   isdigit: (S, a) => (ctypeBits(i32(a[0])) & CT_DIGIT ? 2048 : 0),
   isalpha: (S, a) => (ctypeBits(i32(a[0])) & CT_ALPHA ? 1024 : 0),
@@ -972,6 +968,8 @@ export const LIBC: Record<string, ExternalFn> = {
     return undefined;
   },
 };
+// time.h on a deterministic clock (libc-time.ts); drand48, strtok, strcasecmp, getenv, … (libc-more.ts)
+Object.assign(LIBC, LIBC_TIME, LIBC_MORE);
 LIBC.__isoc99_scanf = LIBC.scanf;
 LIBC.__isoc23_scanf = LIBC.scanf;
 LIBC.__isoc99_fscanf = LIBC.fscanf;

@@ -89,11 +89,21 @@ export class LoadedModule implements ModuleContext {
   }
 
   private readonly labels = new Map<BasicBlock, number>();
-  /** The address of a block (blockaddress): a zero-size label allocation. */
+  private readonly labelBase = new Map<unknown, { base: number; n: number }>();
+  /**
+   * The address of a block (blockaddress): an offset inside one zero-size label
+   * allocation per function, so that label differences (`&&a - &&b`, which C code keeps
+   * in i32 tables) are small numbers as they are natively, and `&&b + (&&a - &&b)` is `&&a`.
+   */
   blockAddress(bb: BasicBlock): number {
     let a = this.labels.get(bb);
     if (a === undefined) {
-      a = this.machine.mem.allocLabel(bb.parent?.name ?? '?') * ID_UNIT;
+      let fl = this.labelBase.get(bb.parent);
+      if (fl === undefined) {
+        fl = { base: this.machine.mem.allocLabel(bb.parent?.name ?? '?') * ID_UNIT, n: 0 };
+        this.labelBase.set(bb.parent, fl);
+      }
+      a = fl.base + 16 * ++fl.n;
       this.labels.set(bb, a);
     }
     return a;
@@ -169,7 +179,11 @@ export class LoadedModule implements ModuleContext {
         v = this.evalExpr(c as ConstantExpr);
         break;
       case ValueKind.BlockAddress:
-        v = this.blockAddress((c as BlockAddress).block as BasicBlock);
+        {
+          // a deleted block's address is LLVM's `inttoptr (i32 1 to ptr)`
+          const bb = (c as BlockAddress).liveBlock();
+          v = bb === null ? 1 : this.blockAddress(bb as BasicBlock);
+        }
         break;
       default:
         v = undefined;

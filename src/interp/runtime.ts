@@ -184,6 +184,12 @@ function fdimC(a: number, b: number): number {
 
 /** Exact fused multiply-add (a·b + c rounded once), through bigint arithmetic. */
 function fmaD(a: number, b: number, c: number): number {
+  // NaN operands propagate in operand order, as x86's mulsd/addsd do in glibc's fma
+  if (a !== a) return a;
+  if (b !== b) return b;
+  if (c !== c) return c;
+  // a·b is exact (finite) even when the rounded product overflows: an infinite c wins
+  if (Number.isFinite(a) && Number.isFinite(b) && !Number.isFinite(c)) return c;
   if (!Number.isFinite(a) || !Number.isFinite(b) || !Number.isFinite(c) || a === 0 || b === 0) return a * b + c;
   const p = a * b;
   if (!Number.isFinite(p)) return p + c;

@@ -22,6 +22,15 @@ export class BasicBlock extends Value {
   id = -1;
   /** Number of instructions in the block. */
   size = 0;
+  /**
+   * Whether a `blockaddress` names this block (set when one is made; never cleared, as
+   * LLVM's hasAddressTaken while the constant lives). Such a block may be the target of
+   * an `indirectbr` through a value no pass can follow, so passes do not merge it into a
+   * predecessor, forward it away or move its code elsewhere; it is deleted only when
+   * unreachable, and then its blockaddress constants print as `inttoptr (i32 1 to ptr)`,
+   * what LLVM's ~BasicBlock leaves in their place.
+   */
+  addressTaken = false;
 
   constructor(name = '') {
     super(ValueKind.BasicBlock, labelType);
@@ -35,6 +44,11 @@ export class BasicBlock extends Value {
       yield i;
       i = n;
     }
+  }
+
+  /** LLVM's BasicBlock::hasAddressTaken: a live blockaddress names this block. */
+  hasAddressTaken(): boolean {
+    return this.addressTaken && this.parent !== null;
   }
 
   instructions(): Instruction[] {

@@ -238,9 +238,35 @@ export class ConstantExpr extends Constant {
  * BasicBlock once the parser has read @f's body (until then, a placeholder naming it).
  */
 export class BlockAddress extends Constant {
-  constructor(readonly fn: Value, public block: Value) {
+  private blk: Value;
+  constructor(
+    readonly fn: Value,
+    block: Value,
+  ) {
     super(ValueKind.BlockAddress, ptrTy);
+    this.blk = block;
+    markAddressTaken(block);
   }
+  get block(): Value {
+    return this.blk;
+  }
+  set block(b: Value) {
+    this.blk = b;
+    markAddressTaken(b);
+  }
+  /**
+   * The block when it is still in a function; null once it was deleted (LLVM replaces the
+   * constant by `inttoptr (i32 1 to ptr)` then; the printer and interpreter do the same).
+   */
+  liveBlock(): Value | null {
+    const b = this.blk;
+    return b.kind === ValueKind.BasicBlock && (b as unknown as { parent: unknown }).parent === null ? null : b;
+  }
+}
+
+/** Sets BasicBlock.addressTaken (constants.ts cannot import basic-block.ts: it imports us). */
+function markAddressTaken(b: Value): void {
+  if (b.kind === ValueKind.BasicBlock) (b as unknown as { addressTaken: boolean }).addressTaken = true;
 }
 
 /** A metadata operand (`metadata !5`, `metadata i32 0`), kept as its printed text. */

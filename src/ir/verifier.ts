@@ -256,6 +256,8 @@ class FunctionVerifier {
     const entry = fn.firstBlock!;
     if (cfg.numPredecessors(entry.id) > 0) this.report('entry block has predecessors', null, entry);
     if (entry.first !== null && entry.first.op === Opcode.Phi) this.report('entry block cannot have PHI nodes', entry.first);
+    // LLVM's visitFunction: the entry block cannot be jumped to, so its address is meaningless
+    if (entry.hasAddressTaken()) this.report('blockaddress may not be used with the entry block', null, entry);
     this.checkPhis(cfg);
 
     // ---- dominance (found during the walk, reported in layout order) ------------------------

@@ -10,7 +10,7 @@
  *  - and neither callee nor call site is `noinline` (clang -O0 marks every function so; we
  *    respect it as LLVM does), neither function is `optnone`, the callee is not in the
  *    caller's component (so recursion is never unrolled into itself), is not varargs, has no
- *    dynamic allocas, no indirectbr and no musttail, and the call's function type matches.
+ *    dynamic allocas, no indirectbr, no block whose address is taken and no musttail, and the call's function type matches.
  * Inlining splits the call block after the call, clones the callee's blocks between the two
  * halves (values, blocks and phis remapped), turns each `ret` into a branch to the
  * continuation (a phi there merges the returned values) and moves the callee's static
@@ -77,6 +77,8 @@ export function inlineBlocker(callee: Function): string | null {
   if (hasWord(attrs, 'noinline')) return 'noinline';
   if (hasWord(attrs, 'optnone')) return 'optnone';
   for (let b = callee.firstBlock; b !== null; b = b.next) {
+    // LLVM's isInlineViable: a copy of a block is not the block a blockaddress names
+    if (b.hasAddressTaken()) return 'blockaddress used';
     for (let i = b.first; i !== null; i = i.next) {
       if (i.op === Opcode.Alloca && (b !== callee.firstBlock || i.operand(0).kind !== ValueKind.ConstantInt)) return 'dynamic alloca';
       if (i.op === Opcode.IndirectBr) return 'indirectbr';
@@ -238,6 +240,15 @@ function isLocalLinkage(fn: Function): boolean {
   return fn.attrs.linkage === 'internal' || fn.attrs.linkage === 'private';
 }
 
+/**
+ * A blockaddress of f's block may sit in another function's instruction (it is not a use
+ * of f): such a function is kept, as LLVM's BlockAddress keeps its function alive.
+ */
+function hasAddressTakenBlock(f: Function): boolean {
+  for (let b = f.firstBlock; b !== null; b = b.next) if (b.hasAddressTaken()) return true;
+  return false;
+}
+
 /** Deletes internal/private functions with no remaining references; returns how many. */
 export function deleteDeadInternalFunctions(m: Module): number {
   const pinned = functionsReferencedByConstants(m);
@@ -245,7 +256,7 @@ export function deleteDeadInternalFunctions(m: Module): number {
   const work = m.functions.filter((f) => isLocalLinkage(f));
   while (work.length > 0) {
     const f = work.pop()!;
-    if (f.parent !== m || f.firstUse !== null || pinned.has(f)) continue;
+    if (f.parent !== m || f.firstUse !== null || pinned.has(f) || hasAddressTakenBlock(f)) continue;
     const callees = new Set<Function>();
     for (let b = f.firstBlock; b !== null; b = b.next) {
       for (let i = b.first; i !== null; i = i.next) {

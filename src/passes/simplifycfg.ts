@@ -171,6 +171,8 @@ export function mergeSuccessorIntoBlock(bb: BasicBlock, succ: BasicBlock): boole
   const t = bb.terminator();
   if (t === null || t.op !== Opcode.Br || t.numOperands !== 1 || t.operand(0) !== succ) return false;
   if (succ === bb || succ.parent !== bb.parent || succ === bb.parent!.firstBlock) return false;
+  // LLVM's MergeBlockIntoPredecessor: a block whose address is taken keeps its identity
+  if (succ.hasAddressTaken()) return false;
   if (countIncomingEdges(succ, 1) !== 1) return false;
   for (let p = succ.first; p !== null && p.op === Opcode.Phi; ) {
     const next = p.next;
@@ -352,8 +354,11 @@ class SimplifyCFG {
    */
   private removeForwardingBlock(bb: BasicBlock, t: Instruction, s: BasicBlock): boolean {
     if (bb === this.fn.firstBlock || bb.firstNonPhi() !== t) return false;
+    // an indirectbr reaches bb through its address, which cannot be redirected
+    if (bb.hasAddressTaken()) return false;
     const preds = bb.predecessors();
     if (preds.length === 0) return false;
+    for (const p of preds) if (p.terminator()?.op === Opcode.IndirectBr) return false;
     // bb's phis may only feed the entries of s's phis that come from bb.
     for (let p = bb.first; p !== null && p.op === Opcode.Phi; p = p.next) {
       for (let u = p.firstUse; u !== null; u = u.next) {
@@ -415,6 +420,8 @@ class SimplifyCFG {
       falseArm = b;
     } else return false;
     if (join === d) return false;
+    // the arms are deleted: not when a blockaddress names one
+    if (trueArm?.hasAddressTaken() || falseArm?.hasAddressTaken()) return false;
     const phis = join.phis();
     if (phis.length === 0 || phis.length > this.opts.phiLimit) return false;
     // The join must have exactly the two incoming edges of this shape.

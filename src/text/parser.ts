@@ -314,6 +314,7 @@ class Parser {
     }
     for (const p of this.pendingBlockAddresses) {
       const fs = this.blockTables.get(p.ba.fn);
+      if (fs === undefined && p.ba.fn.kind === ValueKind.Function && (p.ba.fn as Function).isDeclaration()) this.error('cannot take blockaddress inside a declaration', p.loc);
       const bb = fs === undefined ? undefined : p.numbered ? fs.blocksByNumber[Number(p.name)] : fs.blocksByName.get(p.name);
       if (bb === undefined) this.error(`blockaddress names an unknown block '%${p.name}'`, p.loc);
       p.ba.block = bb;
@@ -1037,6 +1038,8 @@ class Parser {
         const bbLoc = lx.loc();
         if (lx.tk() !== Tok.LocalVar && lx.tk() !== Tok.LocalVarID) this.error('expected a block name', bbLoc);
         const bbName = lx.tk() === Tok.LocalVar ? lx.text : String(lx.num);
+        // LLParser: numbers are a function's own numbering, gone once its body is read
+        if (lx.tk() === Tok.LocalVarID && this.blockTables.has(fn)) this.error('cannot take address of numeric label after the function is defined', bbLoc);
         lx.next();
         this.expect(Tok.RParen);
         const ba = new BlockAddress(fn, new MetadataValue(labelType, bbName));

@@ -141,6 +141,7 @@ class Printer {
   /** The module's text in parts, each to be followed by a newline: strings, and functions printed as bytes. */
   moduleParts(): (string | Uint8Array)[] {
     const m = this.m!;
+    nameLateBlockAddressTargets(m);
     const out: (string | Uint8Array)[] = [];
     if (m.name !== '') out.push(`; ModuleID = '${m.name}'`);
     if (m.sourceFilename !== null) out.push(`source_filename = ${quoteString(m.sourceFilename)}`);
@@ -347,7 +348,8 @@ class Printer {
       }
       case ValueKind.BlockAddress: {
         const ba = c as BlockAddress;
-        const bb = ba.block;
+        const bb = ba.liveBlock();
+        if (bb === null) return 'inttoptr (i32 1 to ptr)';
         if (bb.kind !== ValueKind.BasicBlock) return `blockaddress(${this.operand(ba.fn)}, %${quoteIdentifier((bb as MetadataValue).text)})`;
         const fn = (bb as BasicBlock).parent!;
         let slots = this.otherSlots.get(fn);
@@ -753,4 +755,45 @@ function quoteString(s: string): string {
 /** Re-exported for callers that print types. */
 export function printType(t: Type): string {
   return t.toString();
+}
+
+/**
+ * LLVM's reader takes `blockaddress(@f, %3)` only before @f's body is read: a number is
+ * @f's own numbering, unknown afterwards ("cannot take address of numeric label after the
+ * function is defined"). A blockaddress in a later function of an unnamed block (constant
+ * folding of a load from a label table puts them there) would print as such a number, so
+ * the block gets a name (opt-19 prints the number, and llvm-as-19 rejects its output).
+ * Only modules with an address-taken block pay for the scan.
+ */
+function nameLateBlockAddressTargets(m: Module): void {
+  let any = false;
+  for (const f of m.functions) for (let b = f.firstBlock; b !== null && !any; b = b.next) if (b.addressTaken) any = true;
+  if (!any) return;
+  const defined = new Set<Value>();
+  const stack: Value[] = [];
+  const seen = new Set<Value>();
+  for (const f of m.functions) {
+    for (let b = f.firstBlock; b !== null; b = b.next) {
+      for (let i = b.first; i !== null; i = i.next) {
+        for (let k = 0; k < i.numOperands; k++) {
+          const o = i.operand(k);
+          if (o.kind === ValueKind.BlockAddress || o.kind === ValueKind.ConstantExpr) stack.push(o);
+        }
+      }
+    }
+    while (stack.length > 0) {
+      const v = stack.pop()!;
+      if (v.kind === ValueKind.ConstantExpr) {
+        if (!seen.has(v)) for (const o of (v as ConstantExpr).operands) stack.push(o);
+        seen.add(v);
+        continue;
+      }
+      if (v.kind !== ValueKind.BlockAddress) continue;
+      const ba = v as BlockAddress;
+      const bb = ba.liveBlock();
+      if (bb === null || bb.kind !== ValueKind.BasicBlock || !defined.has((bb as BasicBlock).parent!) || bb.name !== '') continue;
+      bb.name = 'addr.taken';
+    }
+    if (!f.isDeclaration()) defined.add(f);
+  }
 }

@@ -2,7 +2,8 @@
  * npm run test:fuzz: random orders of the control-flow, loop and interprocedural passes on
  * many generated programs (SSAKIT_CFG_FUZZ_RUNS, default 2000 pipelines over
  * SSAKIT_CFG_FUZZ_PROGRAMS, default 300 medium programs; fast-check's seed from
- * SSAKIT_CFG_FUZZ_SEED, random when unset — a failure prints it).
+ * SSAKIT_CFG_FUZZ_SEED, random when unset — a failure prints it). Every third program uses
+ * computed goto (blockaddress, indirectbr).
  */
 import { describe, it } from 'vitest';
 import { hasLlvm, LLVM_MISSING } from '../helpers/llvm.js';
@@ -16,6 +17,6 @@ const SEED = process.env.SSAKIT_CFG_FUZZ_SEED === undefined ? undefined : Number
 // Reason for runIf: needs clang-19/lli-19/llvm-as-19 (the independent oracles); without them these skip and the report says so.
 describe.runIf(hasLlvm())('control-flow and loop passes: random pipelines (fuzz)', () => {
   it(`${RUNS} pipelines over ${PROGRAMS} medium programs`, async () => {
-    await checkRandomPipelines({ numRuns: RUNS, programs: PROGRAMS, firstSeed: 5000, size: 'medium', seed: SEED });
+    await checkRandomPipelines({ numRuns: RUNS, programs: PROGRAMS, firstSeed: 5000, size: 'medium', computedGotos: 'some', seed: SEED });
   }, 6 * 3600_000);
 });

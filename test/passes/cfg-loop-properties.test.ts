@@ -7,4 +7,7 @@ describe.runIf(hasLlvm())('random orders of the control-flow and loop passes kee
   it('on small generated programs', async () => {
     await checkRandomPipelines({ numRuns: 40, programs: 10, firstSeed: 500, size: 'small', seed: 20261123 });
   }, 300_000);
+  it('on small generated programs with computed goto (blockaddress, indirectbr)', async () => {
+    await checkRandomPipelines({ numRuns: 20, programs: 8, firstSeed: 700, size: 'small', seed: 20261125, computedGotos: true });
+  }, 300_000);
 });

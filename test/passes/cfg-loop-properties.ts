@@ -32,12 +32,21 @@ export const PASS_POOL = [
   'dce',
 ];
 
-const irCache = new Map<number, string>();
-function programIR(seed: number, size: 'small' | 'medium'): string {
-  const key = seed * 2 + (size === 'medium' ? 1 : 0);
+/**
+ * Which programs use computed goto (c-gen's `computedGotos`: blockaddress and
+ * indirectbr): none, all, or 'some' (every third seed, for the long fuzz runs).
+ */
+export type ComputedGotoChoice = boolean | 'some';
+export function withComputedGotos(choice: ComputedGotoChoice | undefined, seed: number): boolean {
+  return choice === 'some' ? seed % 3 === 1 : choice === true;
+}
+
+const irCache = new Map<string, string>();
+function programIR(seed: number, size: 'small' | 'medium', cg: boolean): string {
+  const key = `${size}:${seed}:${cg}`;
   let ir = irCache.get(key);
   if (ir === undefined) {
-    ir = stripNoinline(inputIR(generateCProgram(seed, { size }), `prop-${size}-${seed}`, { prePasses: 'mem2reg' }));
+    ir = stripNoinline(inputIR(generateCProgram(seed, { size, computedGotos: cg }), `prop-${size}-${seed}${cg ? '-cg' : ''}`, { prePasses: 'mem2reg' }));
     irCache.set(key, ir);
   }
   return ir;
@@ -49,7 +58,7 @@ function run(text: string): { out: string; code: number } {
 }
 
 /** Checks `numRuns` random (program, pipeline) pairs; programs come from a pool of `programs` seeds. */
-export async function checkRandomPipelines(opts: { numRuns: number; programs: number; firstSeed: number; size: 'small' | 'medium'; seed?: number }): Promise<void> {
+export async function checkRandomPipelines(opts: { numRuns: number; programs: number; firstSeed: number; size: 'small' | 'medium'; seed?: number; computedGotos?: ComputedGotoChoice }): Promise<void> {
   const baseline = new Map<number, { out: string; code: number }>();
   await fc.assert(
     fc.asyncProperty(
@@ -58,7 +67,7 @@ export async function checkRandomPipelines(opts: { numRuns: number; programs: nu
       async (seed, passes) => {
         // let the worker answer vitest's RPC between runs
         await new Promise((r) => setImmediate(r));
-        const ir = programIR(seed, opts.size);
+        const ir = programIR(seed, opts.size, withComputedGotos(opts.computedGotos, seed));
         let before = baseline.get(seed);
         if (before === undefined) baseline.set(seed, (before = run(ir)));
         const pipeline = passes.join(',');

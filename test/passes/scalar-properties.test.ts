@@ -9,4 +9,7 @@ describe.runIf(hasLlvm())('scalar passes in random orders keep behaviour (proper
   it('40 random pipelines over 8 small generated programs', async () => {
     await checkRandomScalarPipelines({ numRuns: 40, programs: 8, firstSeed: 8001, size: 'small', seed: 20241 });
   });
+  it('20 random pipelines over 8 small generated programs with computed goto', async () => {
+    await checkRandomScalarPipelines({ numRuns: 20, programs: 8, firstSeed: 8101, size: 'small', seed: 20261125, computedGotos: true });
+  });
 });

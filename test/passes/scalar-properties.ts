@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { generateCProgram } from '../../src/fuzz/c-gen.js';
+import { withComputedGotos, type ComputedGotoChoice } from './cfg-loop-properties.js';
 import { runModule } from '../../src/interp/index.js';
 import { parseModule } from '../../src/text/parser.js';
 import { inputIR, transform } from '../helpers/differential.js';
@@ -31,11 +32,11 @@ export const SCALAR_PASS_POOL = [
 ];
 
 const irCache = new Map<string, string>();
-function programIR(seed: number, size: 'small' | 'medium'): string {
-  const key = `${size}:${seed}`;
+function programIR(seed: number, size: 'small' | 'medium', cg: boolean): string {
+  const key = `${size}:${seed}:${cg}`;
   let ir = irCache.get(key);
   if (ir === undefined) {
-    ir = inputIR(generateCProgram(seed, { size }), `scalar-prop-${size}-${seed}`, { prePasses: 'mem2reg' });
+    ir = inputIR(generateCProgram(seed, { size, computedGotos: cg }), `scalar-prop-${size}-${seed}${cg ? '-cg' : ''}`, { prePasses: 'mem2reg' });
     irCache.set(key, ir);
   }
   return ir;
@@ -47,7 +48,7 @@ function run(text: string): { out: string; code: number } {
 }
 
 /** Checks `numRuns` random (program, pipeline) pairs over a pool of `programs` seeds. */
-export async function checkRandomScalarPipelines(opts: { numRuns: number; programs: number; firstSeed: number; size: 'small' | 'medium'; seed?: number; maxLength?: number }): Promise<void> {
+export async function checkRandomScalarPipelines(opts: { numRuns: number; programs: number; firstSeed: number; size: 'small' | 'medium'; seed?: number; maxLength?: number; computedGotos?: ComputedGotoChoice }): Promise<void> {
   const baseline = new Map<number, { out: string; code: number }>();
   await fc.assert(
     fc.asyncProperty(
@@ -55,7 +56,7 @@ export async function checkRandomScalarPipelines(opts: { numRuns: number; progra
       fc.array(fc.constantFrom(...SCALAR_PASS_POOL), { minLength: 1, maxLength: opts.maxLength ?? 6 }),
       async (seed, passes) => {
         await new Promise((r) => setImmediate(r)); // let vitest's worker answer its RPC
-        const ir = programIR(seed, opts.size);
+        const ir = programIR(seed, opts.size, withComputedGotos(opts.computedGotos, seed));
         let before = baseline.get(seed);
         if (before === undefined) baseline.set(seed, (before = run(ir)));
         const pipeline = passes.join(',');
