@@ -26,6 +26,8 @@ import { prePass } from './pre.js';
 import { loopUnrollPass } from './loop-unroll.js';
 import { loopIdiomPass } from './loop-idiom.js';
 import { loopDeletionPass } from './loop-deletion.js';
+import { printPass } from './print-scev.js';
+import { correlatedPropagationPass } from './correlated-propagation.js';
 import { SSA_PASSES } from '../ssa/passes.js';
 import { Instrumentation, PassManager } from './pass-manager.js';
 import { registerStandardPipelines } from './pipelines.js';
@@ -55,6 +57,8 @@ const ALL_PASSES: PassInfo[] = [
   loopUnrollPass,
   loopIdiomPass,
   loopDeletionPass,
+  printPass,
+  correlatedPropagationPass,
   ...SSA_PASSES,
 ];
 
