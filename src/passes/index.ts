@@ -27,6 +27,7 @@ import { loopUnrollPass } from './loop-unroll.js';
 import { loopIdiomPass } from './loop-idiom.js';
 import { loopDeletionPass } from './loop-deletion.js';
 import { printPass } from './print-scev.js';
+import { allocElimPass } from './alloc-elim.js';
 import { correlatedPropagationPass } from './correlated-propagation.js';
 import { SSA_PASSES } from '../ssa/passes.js';
 import { Instrumentation, PassManager } from './pass-manager.js';
@@ -58,6 +59,7 @@ const ALL_PASSES: PassInfo[] = [
   loopIdiomPass,
   loopDeletionPass,
   printPass,
+  allocElimPass,
   correlatedPropagationPass,
   ...SSA_PASSES,
 ];

@@ -21,7 +21,7 @@ export const PIPELINES: Record<string, string> = {
     // the function simplification pipeline, repeated while it finds work
     'fixpoint<3>(' +
       [
-        'instcombine', 'simplifycfg', 'sccp', 'early-cse', 'jump-threading', 'correlated-propagation', 'simplifycfg', 'tailcallelim',
+        'instcombine', 'alloc-elim', 'simplifycfg', 'sccp', 'early-cse', 'jump-threading', 'correlated-propagation', 'simplifycfg', 'tailcallelim',
         'loop-simplify', 'loop-rotate', 'licm', 'indvars', 'loop-deletion', 'loop-idiom', 'loop-unroll', 'gvn', 'instcombine', 'adce', 'simplifycfg', 'dce',
       ].join(',') +
       ')',
