@@ -294,29 +294,32 @@ export class ScalarEvolution {
       case Pred.ULE: {
         // x <= n is x < n + 1 when the recurrence cannot pass n's type's maximum
         const signed = pred === Pred.SLE;
-        if (c !== 1n || !(signed ? nsw : nuw)) return null;
+        if (c <= 0n || !(signed ? nsw : nuw)) return null;
         const sm1 = ctx.add([s, ctx.constant(-1n, bits)]);
         if (s.kind !== SK.Const || (signed ? s.c === -(1n << BigInt(bits - 1)) : s.c === 0n)) return null;
-        const top = this.knownAtEntry(signed ? Pred.SGE : Pred.UGE, n, s, loop) ? n : signed ? ctx.smax(n, sm1) : ctx.umax(n, sm1);
-        return ctx.minus(top, sm1);
+        const top = this.knownAtEntry(signed ? Pred.SGE : Pred.UGE, n, sm1, loop) ? n : signed ? ctx.smax(n, sm1) : ctx.umax(n, sm1);
+        const dist = ctx.minus(top, sm1);
+        return c === 1n ? dist : ctx.udiv(ctx.add([dist, ctx.constant(c - 1n, bits)]), step);
       }
       case Pred.SGT:
       case Pred.UGT: {
         // counting down to n (exclusive)
         const signed = pred === Pred.SGT;
-        if (c !== -1n) return null;
+        if (c >= 0n || (c !== -1n && !(signed ? nsw : nuw))) return null;
         const top = this.knownAtEntry(signed ? Pred.SGE : Pred.UGE, s, n, loop) ? s : signed ? ctx.smax(s, n) : ctx.umax(s, n);
-        return ctx.minus(top, n);
+        const dist = ctx.minus(top, n);
+        return c === -1n ? dist : ctx.udiv(ctx.add([dist, ctx.constant(-c - 1n, bits)]), ctx.constant(-c, bits));
       }
       case Pred.SGE:
       case Pred.UGE: {
+        // x >= n is x > n - 1; with the no-wrap flag n at the type's minimum would be UB
         const signed = pred === Pred.SGE;
-        if (c !== -1n || !(signed ? nsw : nuw)) return null;
+        if (c >= 0n || !(signed ? nsw : nuw)) return null;
         const nm1 = ctx.add([n, ctx.constant(-1n, bits)]);
         if (n.kind === SK.Const && (signed ? n.c === -(1n << BigInt(bits - 1)) : n.c === 0n)) return null;
-        if (n.kind !== SK.Const) return null;
         const top = signed ? ctx.smax(s, nm1) : ctx.umax(s, nm1);
-        return ctx.minus(top, nm1);
+        const dist = ctx.minus(top, nm1);
+        return c === -1n ? dist : ctx.udiv(ctx.add([dist, ctx.constant(-c - 1n, bits)]), ctx.constant(-c, bits));
       }
       default:
         return null;
@@ -360,6 +363,8 @@ export class ScalarEvolution {
           // l > r gives l >= r + 1 (r + 1 cannot wrap: r is below l)
           if (p === strict && l === x && ctx.add([r, ctx.constant(1n, r.bits)]) === y) return true;
           if (p === strict && l === x && r === y) return true;
+          // l > r gives l - 1 >= r (l - 1 cannot wrap: l is above r)
+          if (p === strict && ctx.add([l, ctx.constant(-1n, l.bits)]) === x && r === y) return true;
         }
       }
       b = idom;

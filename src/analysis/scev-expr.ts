@@ -79,7 +79,8 @@ export class SCEV {
 
 const norm = (v: bigint, bits: number): bigint => BigInt.asIntN(bits, v);
 
-function compareSCEV(a: SCEV, b: SCEV): number {
+function compareSCEV(a: SCEV, b: SCEV, depth = 0): number {
+  if (a === b) return 0;
   if (a.kind !== b.kind) return a.kind - b.kind;
   if (a.kind === SK.Const) return a.c < b.c ? -1 : a.c > b.c ? 1 : 0;
   if (a.kind === SK.AddRec && a.loop !== b.loop) return b.loop!.depth - a.loop!.depth; // inner loops last
@@ -88,6 +89,15 @@ function compareSCEV(a: SCEV, b: SCEV): number {
     const ra = a.value!.kind === ValueKind.Argument ? (a.value as Argument).index : 1e9;
     const rb = b.value!.kind === ValueKind.Argument ? (b.value as Argument).index : 1e9;
     if (ra !== rb) return ra - rb;
+  }
+  // as LLVM: by operand count, then operand by operand (a few levels deep), then creation
+  if (a.kind !== SK.Unknown && depth < 6) {
+    if (a.ops.length !== b.ops.length) return a.ops.length - b.ops.length;
+    for (let k = 0; k < a.ops.length; k++) {
+      const c = compareSCEV(a.ops[k], b.ops[k], depth + 1);
+      if (c !== 0) return c;
+    }
+    if (a.bits !== b.bits) return a.bits - b.bits;
   }
   return a.id - b.id;
 }
@@ -182,7 +192,7 @@ export class SCEVContext {
       if (kept.length > 0) {
         // terms that vary in the loop stay beside the recurrence
         const folded = this.add([...same, ...rest]);
-        const all = [...kept, folded].sort(compareSCEV);
+        const all = [...kept, folded].sort((x, y) => compareSCEV(x, y));
         return this.intern(SK.Add, bits, all, 0n, null, null, 0, this.key(SK.Add, bits, all));
       }
       if (same.length > 1 || rest.length > 0) {
@@ -199,7 +209,7 @@ export class SCEVContext {
     const all = [...others, ...recs];
     if (all.length === 0) return this.constant(0n, bits);
     if (all.length === 1) return all[0];
-    all.sort(compareSCEV);
+    all.sort((x, y) => compareSCEV(x, y));
     return this.intern(SK.Add, bits, all, 0n, null, null, flags, this.key(SK.Add, bits, all));
   }
 
@@ -248,7 +258,7 @@ export class SCEVContext {
     }
     const all = cst === 1n ? rest : [this.constant(cst, bits), ...rest];
     if (all.length === 1) return all[0];
-    all.sort(compareSCEV);
+    all.sort((x, y) => compareSCEV(x, y));
     return this.intern(SK.Mul, bits, all, 0n, null, null, flags, this.key(SK.Mul, bits, all));
   }
 
@@ -275,7 +285,7 @@ export class SCEVContext {
       const [x, y] = kind === SK.SMax ? [a.c, b.c] : [BigInt.asUintN(a.bits, a.c), BigInt.asUintN(b.bits, b.c)];
       return x >= y ? a : b;
     }
-    const ops = [a, b].sort(compareSCEV);
+    const ops = [a, b].sort((x, y) => compareSCEV(x, y));
     return this.intern(kind, a.bits, ops, 0n, null, null, 0, this.key(kind, a.bits, ops));
   }
   smax(a: SCEV, b: SCEV): SCEV {
@@ -358,9 +368,9 @@ export class SCEVContext {
       odd >>= 1n;
       t++;
     }
-    // any width of at least bits + t is exact; a standard one keeps the IR ordinary
-    const wide = [8, 16, 32, 64].find((w) => w >= bits + t);
-    if (k > 3 || wide === undefined) return null;
+    // any width of at least bits + t is exact; LLVM takes exactly that
+    const wide = bits + t;
+    if (k > 3 || wide > 64) return null;
     const prod: SCEV[] = [];
     for (let i = 0; i < k; i++) prod.push(this.zext(this.add([it, this.constant(BigInt(-i), bits)]), wide));
     const divided = this.trunc(this.udiv(this.mul(prod), this.constant(1n << BigInt(t), wide)), bits);

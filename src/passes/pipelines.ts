@@ -23,6 +23,9 @@ export const PIPELINES: Record<string, string> = {
       [
         'instcombine', 'alloc-elim', 'simplifycfg', 'sccp', 'early-cse', 'jump-threading', 'correlated-propagation', 'simplifycfg', 'tailcallelim',
         'loop-simplify', 'loop-rotate', 'licm', 'indvars', 'loop-deletion', 'loop-idiom', 'loop-unroll', 'gvn', 'instcombine', 'adce', 'simplifycfg', 'dce',
+        // calls made direct above (a function pointer stored into an object and loaded back,
+        // forwarded by gvn) are inlined in the next round, as LLVM's CGSCC inliner revisits
+        'inline',
       ].join(',') +
       ')',
     // partial redundancy elimination once at the end (lazy code motion; in SSA after GVN it
