@@ -28,6 +28,7 @@ import { loopIdiomPass } from './loop-idiom.js';
 import { loopDeletionPass } from './loop-deletion.js';
 import { printPass } from './print-scev.js';
 import { allocElimPass } from './alloc-elim.js';
+import { simplifyLibCallsPass } from './simplify-libcalls.js';
 import { correlatedPropagationPass } from './correlated-propagation.js';
 import { SSA_PASSES } from '../ssa/passes.js';
 import { Instrumentation, PassManager } from './pass-manager.js';
@@ -60,6 +61,7 @@ const ALL_PASSES: PassInfo[] = [
   loopDeletionPass,
   printPass,
   allocElimPass,
+  simplifyLibCallsPass,
   correlatedPropagationPass,
   ...SSA_PASSES,
 ];

@@ -19,9 +19,9 @@ export const PIPELINES: Record<string, string> = {
     // bottom-up inlining over the call graph
     'inline',
     // the function simplification pipeline, repeated while it finds work
-    'fixpoint<3>(' +
+    'fixpoint<5>(' +
       [
-        'instcombine', 'alloc-elim', 'simplifycfg', 'sccp', 'early-cse', 'jump-threading', 'correlated-propagation', 'simplifycfg', 'tailcallelim',
+        'instcombine', 'alloc-elim', 'simplify-libcalls', 'simplifycfg', 'sccp', 'early-cse', 'jump-threading', 'correlated-propagation', 'simplifycfg', 'tailcallelim',
         'loop-simplify', 'loop-rotate', 'licm', 'indvars', 'loop-deletion', 'loop-idiom', 'loop-unroll', 'gvn', 'instcombine', 'adce', 'simplifycfg', 'dce',
         // calls made direct above (a function pointer stored into an object and loaded back,
         // forwarded by gvn) are inlined in the next round, as LLVM's CGSCC inliner revisits

@@ -148,6 +148,27 @@ define void @stored(ptr %out) {
   });
 });
 
+describe('simplify-libcalls', () => {
+  it('folds strlen of a constant string, not of a writable one', () => {
+    const ir = `@s = private unnamed_addr constant [6 x i8] c"hello\\00"
+@w = global [6 x i8] c"hello\\00"
+@e = private constant [4 x i8] c"ab\\00c"
+declare i64 @strlen(ptr)
+define i64 @f() {
+  %a = call i64 @strlen(ptr @s)
+  %b = call i64 @strlen(ptr @w)
+  %c = call i64 @strlen(ptr @e)
+  %x = add i64 %a, %b
+  %y = add i64 %x, %c
+  ret i64 %y
+}`;
+    const r = opt(ir, 'simplify-libcalls');
+    expect(stat(r, 'simplify-libcalls', 'library calls folded')).toBe(2);
+    expect(r.fnText('f')).toContain('@strlen(ptr @w)');
+    sameResults(ir, 'simplify-libcalls', 'f', [[]]);
+  });
+});
+
 describe.runIf(hasLlvm())('scalar evolution users on C, against lli-19', () => {
   const nestC = `#include <stdio.h>
 #include <stdlib.h>
