@@ -25,6 +25,9 @@ export const SCALAR_PASS_POOL = [
   'gvn',
   'pre',
   'dce',
+  'alloc-elim',
+  'simplify-libcalls',
+  'correlated-propagation',
 ];
 
 const irCache = new Map<string, string>();
