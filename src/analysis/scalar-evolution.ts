@@ -346,30 +346,43 @@ export class ScalarEvolution {
       if (idom === null) break;
       // the edge idom -> b is the only way in when b's only predecessor is idom
       const t = idom.terminator();
-      if (t !== null && t.isConditionalBranch() && b.singlePredecessor() === idom && t.successor(0) !== t.successor(1)) {
-        const cond = t.operand(0);
-        if (cond instanceof Instruction && cond.op === Opcode.ICmp && cond.operand(0).type.isInt()) {
-          let p = t.successor(0) === b ? cond.pred : inversePred(cond.pred);
-          let l = this.get(cond.operand(0));
-          let r = this.get(cond.operand(1));
-          // normalise to l > r or l >= r
-          if (p === Pred.SLT || p === Pred.SLE || p === Pred.ULT || p === Pred.ULE) {
-            [l, r] = [r, l];
-            p = swappedPred(p);
-          }
-          const strict = signed ? Pred.SGT : Pred.UGT;
-          const weak = signed ? Pred.SGE : Pred.UGE;
-          if (p === weak && l === x && r === y) return true;
-          // l > r gives l >= r + 1 (r + 1 cannot wrap: r is below l)
-          if (p === strict && l === x && ctx.add([r, ctx.constant(1n, r.bits)]) === y) return true;
-          if (p === strict && l === x && r === y) return true;
-          // l > r gives l - 1 >= r (l - 1 cannot wrap: l is above r)
-          if (p === strict && ctx.add([l, ctx.constant(-1n, l.bits)]) === x && r === y) return true;
-        }
-      }
+      if (t !== null && b.singlePredecessor() === idom && this.edgeImplies(t, b, signed, x, y)) return true;
       b = idom;
     }
+    // a phi (invariant here) each of whose entries satisfies it, as a constant or on its edge
+    if (x.kind === SK.Unknown && x.value instanceof Instruction && x.value.op === Opcode.Phi && y.kind === SK.Const) {
+      const phi = x.value;
+      for (let k = 0; k < phi.numIncoming; k++) {
+        const v = this.get(phi.incomingValue(k));
+        if (v.kind === SK.Const ? !(signed ? v.c >= y.c : BigInt.asUintN(v.bits, v.c) >= BigInt.asUintN(y.bits, y.c)) : !this.edgeImplies(phi.incomingBlock(k).terminator(), phi.parent!, signed, v, y)) return false;
+      }
+      return phi.numIncoming > 0;
+    }
     return false;
+  }
+
+  /** Whether taking the edge of branch `t` to `to` implies `x >= y` (signed or unsigned). */
+  private edgeImplies(t: Instruction | null, to: BasicBlock, signed: boolean, x: SCEV, y: SCEV): boolean {
+    if (t === null || !t.isConditionalBranch() || t.successor(0) === t.successor(1)) return false;
+    const cond = t.operand(0);
+    if (!(cond instanceof Instruction) || cond.op !== Opcode.ICmp || !cond.operand(0).type.isInt()) return false;
+    const ctx = this.ctx;
+    let p = t.successor(0) === to ? cond.pred : inversePred(cond.pred);
+    let l = this.get(cond.operand(0));
+    let r = this.get(cond.operand(1));
+    // normalise to l > r or l >= r
+    if (p === Pred.SLT || p === Pred.SLE || p === Pred.ULT || p === Pred.ULE) {
+      [l, r] = [r, l];
+      p = swappedPred(p);
+    }
+    const strict = signed ? Pred.SGT : Pred.UGT;
+    const weak = signed ? Pred.SGE : Pred.UGE;
+    if ((p === weak || p === strict) && l === x && r === y) return true;
+    if (p !== strict) return false;
+    // l > r gives l >= r + 1 (r + 1 cannot wrap: r is below l)
+    if (l === x && ctx.add([r, ctx.constant(1n, r.bits)]) === y) return true;
+    // and l - 1 >= r (l - 1 cannot wrap: l is above r)
+    return ctx.add([l, ctx.constant(-1n, l.bits)]) === x && r === y;
   }
 
   /**

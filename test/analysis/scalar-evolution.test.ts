@@ -21,7 +21,7 @@ import { Opcode } from '../../src/ir/opcodes.js';
 import { ValueKind } from '../../src/ir/value.js';
 import { callFunction } from '../../src/interp/index.js';
 import { runPipeline } from '../../src/passes/index.js';
-import { setSCEVPrintSink } from '../../src/passes/print-scev.js';
+import { scevText, setSCEVPrintSink } from '../../src/passes/print-scev.js';
 import { parseModule } from '../../src/text/parser.js';
 import { clangToLL, hasLlvm, LLVM_MISSING, OPT, runTool } from '../helpers/llvm.js';
 import { inputIR } from '../helpers/differential.js';
@@ -117,6 +117,38 @@ function cLoop(l: LoopSpec, depth: number, outerIv: string | null): string {
 function program(l: LoopSpec): string {
   return `int f(int n) { int x = 0, c1 = 0, c2 = 0, c3 = 0;\n${cLoop(l, 1, null)} return (int)((unsigned)x * 1000003u + (unsigned)c1 * 1009u + (unsigned)c2 * 31u + (unsigned)c3); }\n`;
 }
+
+describe('scalar evolution: facts at loop entry', () => {
+  /** `for (i = 1; i < n; i++)` as a do-while, n a phi of %a (taken when %a > k) and 12. */
+  const ir = (k: number) => `define i32 @f(i32 %a, i1 %c) {
+entry:
+  br i1 %c, label %g, label %ph
+g:
+  %ok = icmp sgt i32 %a, ${k}
+  br i1 %ok, label %ph, label %out
+ph:
+  %n = phi i32 [ %a, %g ], [ 12, %entry ]
+  br label %h
+h:
+  %i = phi i32 [ 0, %ph ], [ %i1, %h ]
+  %i1 = add nsw i32 %i, 1
+  %t = icmp slt i32 %i1, %n
+  br i1 %t, label %h, label %out
+out:
+  ret i32 0
+}`;
+  const count = (k: number) => {
+    const m = parseModule(ir(k), 'g.ll');
+    const se = freshScalarEvolution(m.getFunction('f')!);
+    return scevText(se.backedgeTakenCount(se.li.loops[0])!);
+  };
+  it('a phi whose entries are each known to be at least 1 drops the max from the count', () => {
+    expect(count(0)).toBe('(-1 + %n)');
+  });
+  it('keeps the max when an entry may be below 1', () => {
+    expect(count(-5)).toBe('(-1 + (1 smax %n))');
+  });
+});
 
 describe.runIf(hasLlvm())('scalar evolution', () => {
   it('prints the counts and expressions opt-19 prints on simple loops', () => {
