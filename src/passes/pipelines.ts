@@ -18,8 +18,10 @@ export const PIPELINES: Record<string, string> = {
     'mem2reg,instcombine,simplifycfg,sccp,adce',
     // bottom-up inlining over the call graph
     'inline',
-    // the function simplification pipeline, repeated while it finds work
-    'fixpoint<5>(' +
+    // the function simplification pipeline, repeated while it finds work (usually 2-3 rounds;
+    // a chain of calls through function pointers made direct one by one takes one round
+    // each, hence the generous bound: rounds that find nothing are not run)
+    'fixpoint<10>(' +
       [
         'instcombine', 'alloc-elim', 'simplify-libcalls', 'simplifycfg', 'sccp', 'early-cse', 'jump-threading', 'correlated-propagation', 'simplifycfg', 'tailcallelim',
         'loop-simplify', 'loop-rotate', 'licm', 'indvars', 'loop-deletion', 'loop-idiom', 'loop-unroll', 'gvn', 'instcombine', 'adce', 'simplifycfg', 'dce',
