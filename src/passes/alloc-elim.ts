@@ -1,7 +1,8 @@
 /**
- * alloc-elim: heap allocations nobody reads are removed with every write into them (LLVM's
- * InstCombinerImpl::visitAllocSite with isAllocSiteRemovable). A `malloc`/`calloc` result
- * whose every use — through getelementptr and casts of it — is the address of a store,
+ * alloc-elim: allocations nobody reads are removed with every write into them (LLVM's
+ * InstCombinerImpl::visitAllocSite with isAllocSiteRemovable, which takes allocas too). A
+ * `malloc`/`calloc`/`new` result or an `alloca` whose every use — through getelementptr
+ * and casts of it — is the address of a store,
  * the destination of a non-volatile memset/memcpy/memmove, a lifetime marker, a comparison
  * with null, or the argument of `free`, can go: the stores, calls and frees go with it, a
  * comparison with null becomes the constant it would be for a successful allocation (as
@@ -89,7 +90,7 @@ export function eliminateAllocations(fn: Function): number {
   for (const b of fn.blocks()) {
     for (let i: Instruction | null = b.first; i !== null; i = i.next) {
       const n = calleeName(i);
-      if (n !== null && ALLOCATORS.has(n)) allocs.push(i);
+      if ((n !== null && ALLOCATORS.has(n)) || i.op === Opcode.Alloca) allocs.push(i);
     }
   }
   let removed = 0;

@@ -127,6 +127,15 @@ define i32 @read(i32 %n) {
   call void @free(ptr %p)
   ret i32 %v
 }
+define i32 @stack(i32 %n) {
+  %a = alloca [4 x double]
+  %b = alloca i32
+  %q = getelementptr inbounds [4 x double], ptr %a, i64 0, i64 2
+  store double 1.0, ptr %q
+  store i32 %n, ptr %b
+  %v = load i32, ptr %b
+  ret i32 %v
+}
 define ptr @escapes(i32 %n) {
   %p = call ptr @malloc(i64 4)
   store i32 %n, ptr %p
@@ -138,8 +147,12 @@ define void @stored(ptr %out) {
   ret void
 }`;
     const r = opt(ir, 'alloc-elim,simplifycfg');
-    expect(stat(r, 'alloc-elim', 'allocations removed')).toBe(1);
+    // the malloc of @dead and the written-only alloca of @stack; the alloca read back stays
+    expect(stat(r, 'alloc-elim', 'allocations removed')).toBe(2);
     expect(countOps(r.fnText('dead'), 'call')).toBe(0);
+    expect(countOps(r.fnText('stack'), 'alloca')).toBe(1);
+    expect(countOps(r.fnText('stack'), 'store')).toBe(1);
+    sameResults(ir, 'alloc-elim,simplifycfg', 'stack', [[3]]);
     expect(r.fnText('read')).toContain('@calloc');
     expect(r.fnText('escapes')).toContain('@malloc');
     expect(r.fnText('stored')).toContain('@malloc');
