@@ -26,7 +26,7 @@ import { Opcode } from '../ir/opcodes.js';
 import type { Loop } from '../analysis/loops.js';
 import type { ScalarEvolution } from '../analysis/scalar-evolution.js';
 import type { SCEV } from '../analysis/scev-expr.js';
-import { ScalarEvolutionAnalysis } from './analyses.js';
+import { LoopAnalysis, ScalarEvolutionAnalysis } from './analyses.js';
 import type { PassContext } from './pass.js';
 import { freshScalarEvolution } from '../analysis/scalar-evolution.js';
 import { dominatesPoint, expansionCost, SCEVExpander } from './scev-expander.js';
@@ -150,6 +150,8 @@ export function rewriteExitValuesSCEV(fn: Function, se: ScalarEvolution): ExitVa
  * cached analysis when indvars changed nothing, else from a fresh one.
  */
 export function indvarsExitValuesSCEV(fn: Function, ctx: PassContext, changedBefore: boolean): ExitValueStats {
+  // no loop, nothing to do (indvars asked for the loops already: this costs no analysis)
+  if (ctx.analyses.get(LoopAnalysis).loops.length === 0) return { replaced: 0, emitted: 0 };
   const se = changedBefore ? freshScalarEvolution(fn) : ctx.analyses.get(ScalarEvolutionAnalysis);
   const r = rewriteExitValuesSCEV(fn, se);
   if (r.replaced) ctx.stat('exit values replaced by scalar evolution', r.replaced);

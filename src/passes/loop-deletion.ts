@@ -258,9 +258,10 @@ export const loopDeletionPass: PassInfo = {
       kind: 'function',
       name: 'loop-deletion',
       run(fn: Function, ctx: PassContext): PassResult {
-        const r = deleteLoops(fn, opts, ctx.analyses.get(LoopAnalysis), ctx.trace);
+        const loops = ctx.analyses.get(LoopAnalysis);
+        const r = deleteLoops(fn, opts, loops, ctx.trace);
         // then dead loops scalar evolution proves finite (loop-deletion-scev.ts)
-        const dead = deleteDeadLoopsSCEV(fn, r.changed ? freshScalarEvolution(fn) : ctx.analyses.get(ScalarEvolutionAnalysis));
+        const dead = loops.loops.length === 0 ? 0 : deleteDeadLoopsSCEV(fn, r.changed ? freshScalarEvolution(fn) : ctx.analyses.get(ScalarEvolutionAnalysis));
         if (dead) {
           ctx.stat('dead finite loops deleted', dead);
           r.changed = true;
