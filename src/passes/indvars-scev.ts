@@ -24,11 +24,10 @@ import type { Function } from '../ir/function.js';
 import { Instruction } from '../ir/instruction.js';
 import { Opcode } from '../ir/opcodes.js';
 import type { Loop } from '../analysis/loops.js';
-import type { ScalarEvolution } from '../analysis/scalar-evolution.js';
 import type { SCEV } from '../analysis/scev-expr.js';
 import { LoopAnalysis, ScalarEvolutionAnalysis } from './analyses.js';
 import type { PassContext } from './pass.js';
-import { freshScalarEvolution } from '../analysis/scalar-evolution.js';
+import { freshScalarEvolution, ScalarEvolution } from '../analysis/scalar-evolution.js';
 import { dominatesPoint, expansionCost, SCEVExpander } from './scev-expander.js';
 
 const CHEAP = 4;
@@ -149,10 +148,12 @@ export function rewriteExitValuesSCEV(fn: Function, se: ScalarEvolution): ExitVa
  * The hook indvars calls after its own work: exit values by scalar evolution, from the
  * cached analysis when indvars changed nothing, else from a fresh one.
  */
-export function indvarsExitValuesSCEV(fn: Function, ctx: PassContext, changedBefore: boolean): ExitValueStats {
+export function indvarsExitValuesSCEV(fn: Function, ctx: PassContext, changedBefore: boolean, cfgChanged: boolean): ExitValueStats {
   // no loop, nothing to do (indvars asked for the loops already: this costs no analysis)
-  if (ctx.analyses.get(LoopAnalysis).loops.length === 0) return { replaced: 0, emitted: 0 };
-  const se = changedBefore ? freshScalarEvolution(fn) : ctx.analyses.get(ScalarEvolutionAnalysis);
+  const li = ctx.analyses.get(LoopAnalysis);
+  if (li.loops.length === 0) return { replaced: 0, emitted: 0 };
+  // instructions changed but not blocks: the loops and dominators are still right
+  const se = !changedBefore ? ctx.analyses.get(ScalarEvolutionAnalysis) : cfgChanged ? freshScalarEvolution(fn) : new ScalarEvolution(fn, li, li.domTree);
   const r = rewriteExitValuesSCEV(fn, se);
   if (r.replaced) ctx.stat('exit values replaced by scalar evolution', r.replaced);
   return r;

@@ -840,7 +840,7 @@ export const indvarsPass: PassInfo = {
         if (r.lftr) ctx.stat('exit tests replaced', r.lftr);
         if (r.widened) ctx.stat('IVs widened', r.widened);
         let changed = r.cfgChanged || r.redundant + r.reduced + r.exitValues + r.lftr + r.widened > 0;
-        if (indvarsExitValuesSCEV(fn, ctx, changed).replaced > 0) changed = true;
+        if (indvarsExitValuesSCEV(fn, ctx, changed, r.cfgChanged).replaced > 0) changed = true;
         return { changed, preserved: r.cfgChanged ? 'none' : changed ? 'cfg' : 'all' };
       },
     };
