@@ -9,6 +9,7 @@ import { computeDominators, DominatorTree } from '../analysis/dominators.js';
 import { dominanceFrontier, DominanceFrontier } from '../analysis/frontier.js';
 import { findLoops, LoopInfo } from '../analysis/loops.js';
 import { postDominators, PostDominatorTree } from '../analysis/postdom.js';
+import { ScalarEvolution } from '../analysis/scalar-evolution.js';
 import type { Analysis } from './pass.js';
 
 export const CFGAnalysis: Analysis<CFG> = {
@@ -39,4 +40,11 @@ export const LoopAnalysis: Analysis<LoopInfo> = {
   name: 'loops',
   cfgOnly: true,
   compute: (_fn, am) => findLoops(am.get(CFGAnalysis), am.get(DominatorTreeAnalysis)),
+};
+
+/** Scalar evolution (src/analysis/scalar-evolution.ts): dropped by any change to the function. */
+export const ScalarEvolutionAnalysis: Analysis<ScalarEvolution> = {
+  name: 'scalar-evolution',
+  cfgOnly: false,
+  compute: (fn, am) => new ScalarEvolution(fn, am.get(LoopAnalysis), am.get(DominatorTreeAnalysis)),
 };

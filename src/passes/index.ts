@@ -31,6 +31,10 @@ import { ipsccpPass } from './ipsccp.js';
 import { globaloptPass } from './globalopt.js';
 import { globaldcePass } from './globaldce.js';
 import { deadargelimPass } from './deadargelim.js';
+import { printPass } from './print-scev.js';
+import { allocElimPass } from './alloc-elim.js';
+import { simplifyLibCallsPass } from './simplify-libcalls.js';
+import { correlatedPropagationPass } from './correlated-propagation.js';
 import { SSA_PASSES } from '../ssa/passes.js';
 import { Instrumentation, PassManager } from './pass-manager.js';
 import { registerStandardPipelines } from './pipelines.js';
@@ -65,6 +69,10 @@ const ALL_PASSES: PassInfo[] = [
   globaloptPass,
   globaldcePass,
   deadargelimPass,
+  printPass,
+  allocElimPass,
+  simplifyLibCallsPass,
+  correlatedPropagationPass,
   ...SSA_PASSES,
 ];
 

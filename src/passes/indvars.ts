@@ -52,6 +52,7 @@ import type { FunctionPass, PassContext, PassResult } from './pass.js';
 import type { PassInfo } from './registry.js';
 import { computeLoopExits, simplifyLoops, type LoopExits } from './loop-simplify.js';
 import { deleteIfDead } from './simplifycfg.js';
+import { indvarsExitValuesSCEV } from './indvars-scev.js';
 
 // ---- symbolic loop-invariant expressions ---------------------------------------------------
 
@@ -838,7 +839,8 @@ export const indvarsPass: PassInfo = {
         if (r.exitValues) ctx.stat('exit values replaced', r.exitValues);
         if (r.lftr) ctx.stat('exit tests replaced', r.lftr);
         if (r.widened) ctx.stat('IVs widened', r.widened);
-        const changed = r.cfgChanged || r.redundant + r.reduced + r.exitValues + r.lftr + r.widened > 0;
+        let changed = r.cfgChanged || r.redundant + r.reduced + r.exitValues + r.lftr + r.widened > 0;
+        if (indvarsExitValuesSCEV(fn, ctx, changed, r.cfgChanged).replaced > 0) changed = true;
         return { changed, preserved: r.cfgChanged ? 'none' : changed ? 'cfg' : 'all' };
       },
     };

@@ -34,7 +34,9 @@ import { Value, ValueKind } from '../ir/value.js';
 import { CFG } from '../analysis/cfg.js';
 import { constantFoldInstruction } from '../analysis/instsimplify.js';
 import { findLoops, type LoopInfo } from '../analysis/loops.js';
-import { LoopAnalysis } from './analyses.js';
+import { LoopAnalysis, ScalarEvolutionAnalysis } from './analyses.js';
+import { deleteDeadLoopsSCEV } from './loop-deletion-scev.js';
+import { freshScalarEvolution } from '../analysis/scalar-evolution.js';
 import { simplifyLoops } from './loop-simplify.js';
 import type { FunctionPass, PassContext, PassResult } from './pass.js';
 import { parseNumericParams, type PassInfo } from './registry.js';
@@ -256,7 +258,14 @@ export const loopDeletionPass: PassInfo = {
       kind: 'function',
       name: 'loop-deletion',
       run(fn: Function, ctx: PassContext): PassResult {
-        const r = deleteLoops(fn, opts, ctx.analyses.get(LoopAnalysis), ctx.trace);
+        const loops = ctx.analyses.get(LoopAnalysis);
+        const r = deleteLoops(fn, opts, loops, ctx.trace);
+        // then dead loops scalar evolution proves finite (loop-deletion-scev.ts)
+        const dead = loops.loops.length === 0 ? 0 : deleteDeadLoopsSCEV(fn, r.changed ? freshScalarEvolution(fn) : ctx.analyses.get(ScalarEvolutionAnalysis));
+        if (dead) {
+          ctx.stat('dead finite loops deleted', dead);
+          r.changed = true;
+        }
         if (r.deleted) ctx.stat('loops deleted', r.deleted);
         if (r.exitValues) ctx.stat('uses after loops replaced by constants', r.exitValues);
         return { changed: r.changed, preserved: r.changed ? 'none' : 'all' };

@@ -183,6 +183,8 @@ export class PassManager {
     // fixpoint: iterate until nothing changes (bounded)
     const fnPasses = functionPassesOnly(node.body);
     if (fnPasses !== null) return this.runFunctionFixpoint(fnPasses, node.fixpoint);
+    const mixed = functionThenModulePasses(node.body);
+    if (mixed !== null) return this.runMixedFixpoint(mixed.fn, mixed.module, node.fixpoint);
     let changed = false;
     for (let k = 0; k < node.fixpoint; k++) {
       if (!this.run(node.body)) break;
@@ -206,11 +208,43 @@ export class PassManager {
    * do: each function repeats the sequence until a round changes nothing in it, so one
    * function still changing does not make every other function run again.
    */
-  private runFunctionFixpoint(passes: FunctionPass[], rounds: number): boolean {
+  /**
+   * A fixpoint of function passes followed by module passes (the inliner), as LLVM's CGSCC
+   * pipeline revisits: every function runs the function passes to its own fixpoint, then the
+   * module passes run; the next round simplifies again only the functions they changed, and
+   * the rounds stop when the module passes change nothing.
+   */
+  private runMixedFixpoint(fnPasses: FunctionPass[], modPasses: ModulePass[], rounds: number): boolean {
+    let changed = false;
+    let dirty: Set<Function> | null = null;
+    for (let k = 0; k < rounds; k++) {
+      if (this.runFunctionFixpoint(fnPasses, rounds, dirty)) changed = true;
+      const touched = new Set<Function>();
+      let c = false;
+      for (const p of modPasses) {
+        this.touched = touched;
+        try {
+          if (this.runModulePass(p)) c = true;
+        } finally {
+          this.touched = null;
+        }
+      }
+      if (!c) break;
+      changed = true;
+      // a module pass that changed something without naming the functions: all of them
+      dirty = touched.size > 0 ? touched : null;
+    }
+    return changed;
+  }
+
+  /** Functions a running module pass reported changed (runMixedFixpoint), or null. */
+  private touched: Set<Function> | null = null;
+
+  private runFunctionFixpoint(passes: FunctionPass[], rounds: number, only: Set<Function> | null = null): boolean {
     let changed = false;
     const skip = this.canSkipUnchanged();
     for (const fn of [...this.module.functions]) {
-      if (fn.isDeclaration()) continue;
+      if (fn.isDeclaration() || (only !== null && !only.has(fn))) continue;
       // Skipping passes that cannot find anything: `version` counts the changes made to
       // fn in this fixpoint; cleanAt[j] is the version at which pass j last ran and changed
       // nothing. Passes are deterministic functions of the function they are given, so
@@ -280,7 +314,10 @@ export class PassManager {
     const r = pass.run(this.module, {
       stat: (c, n = 1) => this.stat(pass.name, c, n),
       analysesOf: (fn) => this.analysesOf(fn),
-      invalidate: (fn, p = 'none') => this.analysesOf(fn).invalidate(p),
+      invalidate: (fn, p = 'none') => {
+        this.touched?.add(fn);
+        this.analysesOf(fn).invalidate(p);
+      },
       trace: this.opts.trace ?? null,
     });
     const ms = timed ? performance.now() - t0 : 0;
@@ -358,6 +395,20 @@ function functionPassesOnly(body: PipelineNode[]): FunctionPass[] | null {
     out.push(n.pass);
   }
   return out;
+}
+
+/** A body of function passes then module passes (at least one of each), or null. */
+function functionThenModulePasses(body: PipelineNode[]): { fn: FunctionPass[]; module: ModulePass[] } | null {
+  const fn: FunctionPass[] = [];
+  const module: ModulePass[] = [];
+  for (const n of body) {
+    if (!('pass' in n)) return null;
+    if (n.pass.kind === 'function') {
+      if (module.length > 0) return null;
+      fn.push(n.pass);
+    } else module.push(n.pass);
+  }
+  return fn.length > 0 && module.length > 0 ? { fn, module } : null;
 }
 
 /** A compact unified diff (line-based LCS on the changed middle), for --print-changed. */

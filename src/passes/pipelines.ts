@@ -34,11 +34,16 @@ export const PIPELINES: Record<string, string> = {
     'globalopt,globaldce',
     // promote the new locals; attributes of what is left for the simplification below
     'mem2reg,function-attrs',
-    // the function simplification pipeline, repeated while it finds work
-    'fixpoint<3>(' +
+    // the function simplification pipeline, repeated while it finds work (usually 2-3 rounds;
+    // a chain of calls through function pointers made direct one by one takes one round
+    // each, hence the generous bound: rounds that find nothing are not run)
+    'fixpoint<10>(' +
       [
-        'instcombine', 'simplifycfg', 'sccp', 'early-cse', 'jump-threading', 'simplifycfg', 'tailcallelim',
+        'instcombine', 'alloc-elim', 'simplify-libcalls', 'simplifycfg', 'sccp', 'early-cse', 'jump-threading', 'correlated-propagation', 'simplifycfg', 'tailcallelim',
         'loop-simplify', 'loop-rotate', 'licm', 'indvars', 'loop-deletion', 'loop-idiom', 'loop-unroll', 'gvn', 'instcombine', 'adce', 'simplifycfg', 'dce',
+        // calls made direct above (a function pointer stored into an object and loaded back,
+        // forwarded by gvn) are inlined in the next round, as LLVM's CGSCC inliner revisits
+        'inline',
       ].join(',') +
       ')',
     // partial redundancy elimination once at the end (lazy code motion; in SSA after GVN it

@@ -26,6 +26,8 @@ export const PASS_POOL = [
   'loop-unroll<threshold=100>',
   'loop-idiom',
   'loop-deletion',
+  'correlated-propagation',
+  'loop-rotate,indvars,loop-deletion',
   'tailcallelim',
   'inline',
   'inline<threshold=300>',

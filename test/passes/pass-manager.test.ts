@@ -229,6 +229,31 @@ describe('fixpoint<N>', () => {
     expect(order({ bisectLimit: 100 })).toEqual(all);
   });
 
+  it('with a module pass at the end, later rounds revisit only the functions it changed', () => {
+    const m = parseModule(TWO_FUNCTIONS);
+    const runs = new Map<string, number>();
+    const quiet = fnPass('quiet', (fn) => {
+      runs.set(fn.name, (runs.get(fn.name) ?? 0) + 1);
+      return { changed: false, preserved: 'all' };
+    });
+    // a module pass (as the inliner) that changes @f in its first two runs and says so
+    let modRuns = 0;
+    const touchF = {
+      kind: 'module' as const,
+      name: 'touch-f',
+      run(mod: typeof m, ctx: { invalidate(f: Function): void }) {
+        modRuns++;
+        if (modRuns > 2) return { changed: false };
+        ctx.invalidate(mod.getFunction('f')!);
+        return { changed: true, preserved: 'none' as Preserved };
+      },
+    };
+    expect(new PassManager(m, {}).run([{ fixpoint: 5, body: [{ pass: quiet }, { pass: touchF }] }])).toBe(true);
+    expect(modRuns).toBe(3); // changed, changed, quiet: stop
+    expect(runs.get('f')).toBe(3); // once per round
+    expect(runs.get('g')).toBe(1); // never touched after the first round
+  });
+
   it('reaches the same IR as writing the rounds out by hand', () => {
     const src = TWO_FUNCTIONS;
     const a = parseModule(src);

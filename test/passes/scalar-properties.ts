@@ -29,6 +29,9 @@ export const SCALAR_PASS_POOL = [
   // module passes whose results the scalar passes use (pure calls) or that fold across calls
   'function-attrs',
   'ipsccp',
+  'alloc-elim',
+  'simplify-libcalls',
+  'correlated-propagation',
 ];
 
 const irCache = new Map<string, string>();
