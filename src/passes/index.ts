@@ -26,6 +26,7 @@ import { prePass } from './pre.js';
 import { loopUnrollPass } from './loop-unroll.js';
 import { loopIdiomPass } from './loop-idiom.js';
 import { loopDeletionPass } from './loop-deletion.js';
+import { sroaPass } from './sroa.js';
 import { SSA_PASSES } from '../ssa/passes.js';
 import { Instrumentation, PassManager } from './pass-manager.js';
 import { registerStandardPipelines } from './pipelines.js';
@@ -55,6 +56,7 @@ const ALL_PASSES: PassInfo[] = [
   loopUnrollPass,
   loopIdiomPass,
   loopDeletionPass,
+  sroaPass,
   ...SSA_PASSES,
 ];
 

@@ -14,15 +14,21 @@ export const PIPELINES: Record<string, string> = {
   O0: '',
   O1: 'mem2reg,instsimplify,sccp,simplifycfg,early-cse,adce,simplifycfg',
   O2: [
-    // build SSA and clean up, so the inliner sees honest sizes
-    'mem2reg,instcombine,simplifycfg,sccp,adce',
+    // build SSA and clean up, so the inliner sees honest sizes; sroa splits the struct and
+    // constant-indexed array locals mem2reg cannot promote (LLVM's early SROA)
+    'mem2reg,sroa,instcombine,simplifycfg,sccp,adce',
     // bottom-up inlining over the call graph
     'inline',
     // the function simplification pipeline, repeated while it finds work
     'fixpoint<3>(' +
       [
+        // sroa first: inlined callees bring struct locals and byval copies (LLVM's first function pass)
+        'sroa',
         'instcombine', 'simplifycfg', 'sccp', 'early-cse', 'jump-threading', 'simplifycfg', 'tailcallelim',
-        'loop-simplify', 'loop-rotate', 'licm', 'indvars', 'loop-deletion', 'loop-idiom', 'loop-unroll', 'gvn', 'instcombine', 'adce', 'simplifycfg', 'dce',
+        'loop-simplify', 'loop-rotate', 'licm', 'indvars', 'loop-deletion', 'loop-idiom', 'loop-unroll',
+        // sroa again after unrolling: array indices became constants (LLVM: SROA after full unroll)
+        'sroa',
+        'gvn', 'instcombine', 'adce', 'simplifycfg', 'dce',
       ].join(',') +
       ')',
     // partial redundancy elimination once at the end (lazy code motion; in SSA after GVN it
