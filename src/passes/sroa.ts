@@ -24,14 +24,14 @@
  * Invariant: the CFG is not changed; every new instruction is placed where the access it
  * replaces was.
  */
-import { Constant, ConstantExpr, ConstantFP, ConstantInt, ConstantNull, UndefValue } from '../ir/constants.js';
+import { Constant, ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, ConstantNull, ConstantString, UndefValue } from '../ir/constants.js';
 import type { Function } from '../ir/function.js';
 import { Instruction } from '../ir/instruction.js';
 import { abiAlign, allocSize, storeSize, structLayout } from '../ir/layout.js';
 import { Flag, Opcode } from '../ir/opcodes.js';
 import { floatType, i8, i32, i64, intType, ptr, TypeKind, voidType, type Type } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
-import { constantGEPInstOffset, readConstantAt } from '../analysis/instsimplify.js';
+import { constantGEPInstOffset } from '../analysis/instsimplify.js';
 import { isConstantMemoryGlobal, loadFromConstantMemory } from '../analysis/const-memory.js';
 import { foldExtractsOfInserts, foldWidenedPieces } from './sroa-bits.js';
 import { decomposePointer } from '../analysis/alias.js';
@@ -76,6 +76,8 @@ export interface SROAStats {
   aggregatesSplit: number;
   /** Partitions held in a wider integer (integer widening). */
   widened: number;
+  /** Pieces read back from widened integers or insertvalue chains (sroa-bits.ts). */
+  piecesFolded: number;
   /** Loads from constant globals read byte by byte (where the value straddles initializer elements). */
   constantLoads: number;
 }
@@ -186,9 +188,9 @@ function constantBytes(p: Value, off: number, t: Type): Value | null {
   if (t.kind === TypeKind.Ptr || n > 8) return null;
   let v = 0n;
   for (let k = n - 1; k >= 0; k--) {
-    const b = readConstantAt(g.initializer!, g.valueType, d.offset + off + k, i8);
-    if (b === null || b.kind !== ValueKind.ConstantInt) return null;
-    v = (v << 8n) | ((b as ConstantInt).value & 255n);
+    const b = constantByteAt(g.initializer!, g.valueType, d.offset + off + k);
+    if (b === null) return null;
+    v = (v << 8n) | BigInt(b);
   }
   if (t.kind === TypeKind.Int) return ConstantInt.get(t, v);
   const dv = new DataView(new ArrayBuffer(8));
@@ -225,6 +227,56 @@ function foldConstantLoads(fn: Function): number {
     }
   }
   return n;
+}
+
+/** Byte `off` of constant c of type cty (little-endian), or null when it is not a plain number. */
+function constantByteAt(c: Constant, cty: Type, off: number): number | null {
+  for (let guard = 0; guard < 64; guard++) {
+    if (off < 0 || off >= allocSize(cty)) return null;
+    switch (c.kind) {
+      case ValueKind.ConstantZero:
+      case ValueKind.ConstantNull:
+        return 0;
+      case ValueKind.ConstantString:
+        return (c as ConstantString).bytes[off] ?? 0;
+      case ValueKind.ConstantInt: {
+        if (off >= storeSize(cty)) return null; // padding of an odd-width integer
+        const u = BigInt.asUintN(Math.max(8, storeSize(cty) * 8), (c as ConstantInt).value);
+        return Number((u >> BigInt(8 * off)) & 255n);
+      }
+      case ValueKind.ConstantFP: {
+        const dv = new DataView(new ArrayBuffer(8));
+        if (cty === floatType) dv.setFloat32(0, (c as ConstantFP).value, true);
+        else if (cty.kind === TypeKind.Double) dv.setFloat64(0, (c as ConstantFP).value, true);
+        else return null;
+        return off < storeSize(cty) ? dv.getUint8(off) : null;
+      }
+      case ValueKind.ConstantArray:
+      case ValueKind.ConstantStruct: {
+        const agg = c as ConstantAggregate;
+        if (cty.kind === TypeKind.Array) {
+          const es = allocSize(cty.elem!);
+          const k = Math.floor(off / es);
+          c = agg.elements[k];
+          off -= k * es;
+          cty = cty.elem!;
+          continue;
+        }
+        if (cty.kind !== TypeKind.Struct) return null;
+        const offs = structLayout(cty).offsets;
+        let k = offs.length - 1;
+        while (k > 0 && offs[k] > off) k--;
+        if (off - offs[k] >= allocSize(cty.members[k])) return null; // padding: not defined
+        c = agg.elements[k];
+        off -= offs[k];
+        cty = cty.members[k];
+        continue;
+      }
+      default:
+        return null;
+    }
+  }
+  return null;
 }
 
 /** A pointer value `off` bytes past p for analysis only (a constant GEP when p is a constant). */
@@ -625,7 +677,7 @@ function splitAggregateAccesses(fn: Function): number {
 
 /** Splits and promotes the allocas of fn's entry block; returns counts. */
 export function runSROA(fn: Function): SROAStats {
-  const stats: SROAStats = { allocasSplit: 0, partitions: 0, promoted: 0, aggregatesSplit: 0, widened: 0, constantLoads: 0 };
+  const stats: SROAStats = { allocasSplit: 0, partitions: 0, promoted: 0, aggregatesSplit: 0, widened: 0, constantLoads: 0, piecesFolded: 0 };
   const entry = fn.firstBlock;
   if (entry === null) return stats;
   stats.aggregatesSplit = splitAggregateAccesses(fn);
@@ -661,8 +713,8 @@ export function runSROA(fn: Function): SROAStats {
     stats.promoted = promotable.length;
   }
   // integer widening leaves shift/mask chains: read each piece straight from where it was put
-  if (stats.widened > 0) foldWidenedPieces(fn);
-  if (stats.aggregatesSplit > 0) foldExtractsOfInserts(fn);
+  // (always: earlier runs may have left such chains for later passes to connect; both are linear scans)
+  stats.piecesFolded = foldWidenedPieces(fn) + foldExtractsOfInserts(fn);
   stats.constantLoads = foldConstantLoads(fn);
   return stats;
 }
@@ -676,7 +728,8 @@ export const sroaPass: PassInfo = {
       name: 'sroa',
       run(fn: Function, ctx: PassContext): PassResult {
         const s = runSROA(fn);
-        if (s.allocasSplit + s.promoted + s.aggregatesSplit + s.constantLoads === 0) return { changed: false };
+        if (s.allocasSplit + s.promoted + s.aggregatesSplit + s.constantLoads + s.piecesFolded === 0) return { changed: false };
+        if (s.piecesFolded) ctx.stat('pieces read back directly', s.piecesFolded);
         if (s.constantLoads) ctx.stat('constant loads folded', s.constantLoads);
         if (s.aggregatesSplit) ctx.stat('aggregate loads and stores split', s.aggregatesSplit);
         if (s.allocasSplit) ctx.stat('allocas split', s.allocasSplit);
