@@ -11,7 +11,6 @@
  * MAX_DEPTH deep; nothing is created but constants, so a failed walk costs nothing.
  */
 import { ConstantInt } from '../ir/constants.js';
-import type { Function } from '../ir/function.js';
 import { Instruction, Instruction as Instr } from '../ir/instruction.js';
 import { Opcode } from '../ir/opcodes.js';
 import { intType, TypeKind } from '../ir/types.js';
@@ -128,37 +127,47 @@ export function bitsOf(v: Value, lo: number, w: number, depth = 0): Piece | null
  * when the walk finds it whole, else by `trunc (lshr base, lo)` of the deepest value it
  * reached (when that is not where it started). Returns the count.
  */
-export function foldWidenedPieces(fn: Function): number {
+export function foldWidenedPieces(truncs: readonly Instruction[]): number {
   let n = 0;
-  for (let b = fn.firstBlock; b !== null; b = b.next) {
-    for (let i = b.first; i !== null; i = i.next) {
-      if (i.op !== Opcode.Trunc || i.type.kind !== TypeKind.Int || i.ops[0].value.type.kind !== TypeKind.Int) continue;
-      const x = i.ops[0].value;
-      if (x.kind !== ValueKind.Instruction) continue;
-      const w = i.type.bits;
-      const r = bitsOf(x, 0, w, 1);
-      if (r === null || r.v === i) continue;
-      if (r.lo === 0 && r.v.type === i.type) {
-        i.replaceAllUsesWith(r.v);
-        n++;
+  for (const i of truncs) {
+    const b = i.parent;
+    if (b === null || i.firstUse === null || i.op !== Opcode.Trunc || i.type.kind !== TypeKind.Int || i.ops[0].value.type.kind !== TypeKind.Int) continue;
+    const x = i.ops[0].value;
+    if (x.kind !== ValueKind.Instruction) continue;
+    switch ((x as Instruction).op) {
+      case Opcode.LShr:
+      case Opcode.Or:
+      case Opcode.And:
+      case Opcode.Shl:
+      case Opcode.ZExt:
+      case Opcode.Trunc:
+        break;
+      default:
         continue;
-      }
-      if (r.v === x || r.v.type.kind !== TypeKind.Int) continue;
-      // r.v.bits >= r.lo + w by construction of the walk
-      let v: Value = r.v;
-      if (r.lo > 0) {
-        const sh = new Instr(Opcode.LShr, v.type, [v, ConstantInt.get(v.type, r.lo)]);
-        b.insertBefore(sh, i);
-        v = sh;
-      }
-      if (v.type !== i.type) {
-        const t = new Instr(Opcode.Trunc, i.type, [v]);
-        b.insertBefore(t, i);
-        v = t;
-      }
-      i.replaceAllUsesWith(v);
-      n++;
     }
+    const w = i.type.bits;
+    const r = bitsOf(x, 0, w, 1);
+    if (r === null || r.v === i) continue;
+    if (r.lo === 0 && r.v.type === i.type) {
+      i.replaceAllUsesWith(r.v);
+      n++;
+      continue;
+    }
+    if (r.v === x || r.v.type.kind !== TypeKind.Int) continue;
+    // r.v.bits >= r.lo + w by construction of the walk
+    let v: Value = r.v;
+    if (r.lo > 0) {
+      const sh = new Instr(Opcode.LShr, v.type, [v, ConstantInt.get(v.type, r.lo)]);
+      b.insertBefore(sh, i);
+      v = sh;
+    }
+    if (v.type !== i.type) {
+      const t = new Instr(Opcode.Trunc, i.type, [v]);
+      b.insertBefore(t, i);
+      v = t;
+    }
+    i.replaceAllUsesWith(v);
+    n++;
   }
   return n;
 }
@@ -168,28 +177,26 @@ export function foldWidenedPieces(fn: Function): number {
  * aggregate is taken apart again): the inserted value, looking past insertions at other
  * indices (LLVM: InstCombine's visitExtractValueInst).
  */
-export function foldExtractsOfInserts(fn: Function): number {
+export function foldExtractsOfInserts(extracts: readonly Instruction[]): number {
   let n = 0;
-  for (let b = fn.firstBlock; b !== null; b = b.next) {
-    for (let i = b.first; i !== null; i = i.next) {
-      if (i.op !== Opcode.ExtractValue) continue;
-      const want = i.indices!;
-      let agg = i.ops[0].value;
-      let found: Value | null = null;
-      for (let guard = 0; guard < 256 && found === null; guard++) {
-        if (agg.kind !== ValueKind.Instruction || (agg as Instruction).op !== Opcode.InsertValue) break;
-        const ins = agg as Instruction;
-        const have = ins.indices!;
-        let k = 0;
-        while (k < want.length && k < have.length && want[k] === have[k]) k++;
-        if (k === want.length && k === have.length) found = ins.ops[1].value;
-        else if (k < want.length && k < have.length) agg = ins.ops[0].value; // different member
-        else break; // one path is a prefix of the other: a sub-aggregate
-      }
-      if (found !== null && found.type === i.type) {
-        i.replaceAllUsesWith(found);
-        n++;
-      }
+  for (const i of extracts) {
+    if (i.parent === null || i.op !== Opcode.ExtractValue) continue;
+    const want = i.indices!;
+    let agg = i.ops[0].value;
+    let found: Value | null = null;
+    for (let guard = 0; guard < 256 && found === null; guard++) {
+      if (agg.kind !== ValueKind.Instruction || (agg as Instruction).op !== Opcode.InsertValue) break;
+      const ins = agg as Instruction;
+      const have = ins.indices!;
+      let k = 0;
+      while (k < want.length && k < have.length && want[k] === have[k]) k++;
+      if (k === want.length && k === have.length) found = ins.ops[1].value;
+      else if (k < want.length && k < have.length) agg = ins.ops[0].value; // different member
+      else break; // one path is a prefix of the other: a sub-aggregate
+    }
+    if (found !== null && found.type === i.type) {
+      i.replaceAllUsesWith(found);
+      n++;
     }
   }
   return n;

@@ -25,7 +25,7 @@
  * replaces was.
  */
 import { Constant, ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, ConstantNull, ConstantString, UndefValue } from '../ir/constants.js';
-import type { Function } from '../ir/function.js';
+import type { Function, GlobalVariable } from '../ir/function.js';
 import { Instruction } from '../ir/instruction.js';
 import { abiAlign, allocSize, storeSize, structLayout } from '../ir/layout.js';
 import { Flag, Opcode } from '../ir/opcodes.js';
@@ -153,13 +153,19 @@ function castInst(op: Opcode, v: Value, to: Type, before: Instruction): Instruct
   return i;
 }
 
+/** Truncs made by extractPiece in this run: foldWidenedPieces looks at them after promotion. */
+let createdTruncs: Instruction[] = [];
+
 /** The piece [s, s+size(t)) of a widened partition value `whole` (little-endian), as type t. */
 function extractPiece(whole: Value, p: Partition, s: Slice, t: Type, before: Instruction): Value {
   const shift = (s.start - p.start) * 8;
   let v: Value = whole;
   if (shift > 0) v = binop(Opcode.LShr, v, ConstantInt.get(p.type, shift), before);
   const it = intType((s.end - s.start) * 8);
-  if (it !== p.type) v = castInst(Opcode.Trunc, v, it, before);
+  if (it !== p.type) {
+    v = castInst(Opcode.Trunc, v, it, before);
+    createdTruncs.push(v as Instruction);
+  }
   return t === it ? v : castInst(Opcode.BitCast, v, t, before);
 }
 
@@ -210,23 +216,70 @@ function constantBytes(p: Value, off: number, t: Type): Value | null {
  * a {i32, i32}, as memcpy from a constant struct leaves once split): the bytes are known.
  * Loads instcombine can fold itself (a whole element) are left to it.
  */
-function foldConstantLoads(fn: Function): number {
+function foldConstantLoads(loads: readonly Instruction[]): number {
   let n = 0;
-  for (let b = fn.firstBlock; b !== null; b = b.next) {
-    for (let i = b.first; i !== null; ) {
-      const next = i.next;
-      if (i.op === Opcode.Load && (i.flags & (Flag.Volatile | Flag.Atomic)) === 0 && isScalar(i.type) && loadFromConstantMemory(i.operand(0), i.type) === null) {
-        const c = constantBytes(i.operand(0), 0, i.type);
-        if (c !== null) {
-          i.replaceAllUsesWith(c);
-          i.eraseFromParent();
-          n++;
-        }
-      }
-      i = next;
+  for (const i of loads) {
+    if (i.parent === null || loadFromConstantMemory(i.operand(0), i.type) !== null) continue;
+    const c = constantBytes(i.operand(0), 0, i.type);
+    if (c !== null) {
+      i.replaceAllUsesWith(c);
+      i.eraseFromParent();
+      n++;
     }
   }
   return n;
+}
+
+/** Whether p is a constant global or a GEP straight off one (the cheap test before decomposing). */
+function mayPointIntoConstant(p: Value): boolean {
+  if (p.kind === ValueKind.Instruction) {
+    const g = p as Instruction;
+    if (g.op !== Opcode.GetElementPtr) return false;
+    p = g.ops[0].value;
+  } else if (p.kind === ValueKind.ConstantExpr) {
+    const ce = p as ConstantExpr;
+    if (ce.opcode !== Opcode.GetElementPtr) return false;
+    p = ce.operands[0];
+  }
+  return p.kind === ValueKind.GlobalVariable && (p as GlobalVariable).isConstant;
+}
+
+/** What one walk over the function finds for the steps of runSROA. */
+interface Candidates {
+  aggregateAccesses: Instruction[];
+  constantLoads: Instruction[];
+  truncs: Instruction[];
+  extracts: Instruction[];
+}
+
+function scanFunction(fn: Function): Candidates {
+  const c: Candidates = { aggregateAccesses: [], constantLoads: [], truncs: [], extracts: [] };
+  for (let b = fn.firstBlock; b !== null; b = b.next) {
+    for (let i = b.first; i !== null; i = i.next) {
+      switch (i.op) {
+        case Opcode.Load:
+          if ((i.flags & (Flag.Volatile | Flag.Atomic)) !== 0) break;
+          if (isAggregate(i.type)) {
+            if (basedOnAlloca(i.operand(0))) c.aggregateAccesses.push(i);
+          } else if (mayPointIntoConstant(i.operand(0)) && isScalar(i.type)) c.constantLoads.push(i);
+          break;
+        case Opcode.Store: {
+          const v = i.operand(0);
+          if ((i.flags & (Flag.Volatile | Flag.Atomic)) !== 0 || !isAggregate(v.type)) break;
+          const fromLoad = v.kind === ValueKind.Instruction && (v as Instruction).op === Opcode.Load;
+          if (basedOnAlloca(i.operand(1)) || (fromLoad && basedOnAlloca((v as Instruction).operand(0)))) c.aggregateAccesses.push(i);
+          break;
+        }
+        case Opcode.Trunc:
+          c.truncs.push(i);
+          break;
+        case Opcode.ExtractValue:
+          c.extracts.push(i);
+          break;
+      }
+    }
+  }
+  return c;
 }
 
 /** Byte `off` of constant c of type cty (little-endian), or null when it is not a plain number. */
@@ -621,18 +674,7 @@ function basedOnAlloca(p: Value): boolean {
  * (a copy, as the inliner makes for byval arguments) becomes leaf loads and leaf stores; other
  * loads are rebuilt with insertvalue, other stored values taken apart with extractvalue.
  */
-function splitAggregateAccesses(fn: Function): number {
-  const todo: Instruction[] = [];
-  for (let b = fn.firstBlock; b !== null; b = b.next) {
-    for (let i = b.first; i !== null; i = i.next) {
-      if ((i.flags & (Flag.Volatile | Flag.Atomic)) !== 0) continue;
-      if (i.op === Opcode.Store && isAggregate(i.operand(0).type)) {
-        const v = i.operand(0);
-        const fromLoad = v.kind === ValueKind.Instruction && (v as Instruction).op === Opcode.Load;
-        if (basedOnAlloca(i.operand(1)) || (fromLoad && basedOnAlloca((v as Instruction).operand(0)))) todo.push(i);
-      } else if (i.op === Opcode.Load && isAggregate(i.type) && basedOnAlloca(i.operand(0))) todo.push(i);
-    }
-  }
+function splitAggregateAccesses(todo: readonly Instruction[], newExtracts: Instruction[]): number {
   let n = 0;
   for (const i of todo) {
     if (i.parent === null) continue;
@@ -648,6 +690,7 @@ function splitAggregateAccesses(fn: Function): number {
         else {
           const e = new Instruction(Opcode.ExtractValue, leaf.type, [v]);
           e.indices = leaf.path;
+          newExtracts.push(e);
           i.parent.insertBefore(e, i);
           x = e;
         }
@@ -680,7 +723,9 @@ export function runSROA(fn: Function): SROAStats {
   const stats: SROAStats = { allocasSplit: 0, partitions: 0, promoted: 0, aggregatesSplit: 0, widened: 0, constantLoads: 0, piecesFolded: 0 };
   const entry = fn.firstBlock;
   if (entry === null) return stats;
-  stats.aggregatesSplit = splitAggregateAccesses(fn);
+  const cand = scanFunction(fn);
+  createdTruncs = cand.truncs;
+  stats.aggregatesSplit = splitAggregateAccesses(cand.aggregateAccesses, cand.extracts);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     let changed = false;
     const allocas: Instruction[] = [];
@@ -714,8 +759,9 @@ export function runSROA(fn: Function): SROAStats {
   }
   // integer widening leaves shift/mask chains: read each piece straight from where it was put
   // (always: earlier runs may have left such chains for later passes to connect; both are linear scans)
-  stats.piecesFolded = foldWidenedPieces(fn) + foldExtractsOfInserts(fn);
-  stats.constantLoads = foldConstantLoads(fn);
+  stats.piecesFolded = foldWidenedPieces(createdTruncs) + foldExtractsOfInserts(cand.extracts);
+  createdTruncs = [];
+  stats.constantLoads = foldConstantLoads(cand.constantLoads);
   return stats;
 }
 
