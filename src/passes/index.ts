@@ -27,6 +27,7 @@ import { loopUnrollPass } from './loop-unroll.js';
 import { loopIdiomPass } from './loop-idiom.js';
 import { loopDeletionPass } from './loop-deletion.js';
 import { sroaPass } from './sroa.js';
+import { dsePass } from './dse.js';
 import { SSA_PASSES } from '../ssa/passes.js';
 import { Instrumentation, PassManager } from './pass-manager.js';
 import { registerStandardPipelines } from './pipelines.js';
@@ -57,6 +58,7 @@ const ALL_PASSES: PassInfo[] = [
   loopIdiomPass,
   loopDeletionPass,
   sroaPass,
+  dsePass,
   ...SSA_PASSES,
 ];
 

@@ -28,7 +28,10 @@ export const PIPELINES: Record<string, string> = {
         'loop-simplify', 'loop-rotate', 'licm', 'indvars', 'loop-deletion', 'loop-idiom', 'loop-unroll',
         // sroa again after unrolling: array indices became constants (LLVM: SROA after full unroll)
         'sroa',
-        'gvn', 'instcombine', 'adce', 'simplifycfg', 'dce',
+        'gvn',
+        // dead stores after GVN has forwarded what they fed (LLVM: DSE after GVN and MemCpyOpt)
+        'dse',
+        'instcombine', 'adce', 'simplifycfg', 'dce',
       ].join(',') +
       ')',
     // partial redundancy elimination once at the end (lazy code motion; in SSA after GVN it
