@@ -30,6 +30,8 @@ export const PASS_POOL = [
   'inline',
   'inline<threshold=300>',
   'dce',
+  'sroa',
+  'dse',
 ];
 
 const irCache = new Map<number, string>();

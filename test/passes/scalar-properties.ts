@@ -25,6 +25,8 @@ export const SCALAR_PASS_POOL = [
   'gvn',
   'pre',
   'dce',
+  'sroa',
+  'dse',
 ];
 
 const irCache = new Map<string, string>();
