@@ -40,6 +40,8 @@ const MAX_STORES = 4000;
 export interface DSEStats {
   overwritten: number;
   noop: number;
+  /** Writes into allocas that are never read (deleted with the alloca). */
+  writeOnly: number;
 }
 
 interface Location {
@@ -74,7 +76,7 @@ function constLen(call: Instruction): number {
 }
 
 class DSE {
-  readonly stats: DSEStats = { overwritten: 0, noop: 0 };
+  readonly stats: DSEStats = { overwritten: 0, noop: 0, writeOnly: 0 };
   private readonly aa = new AliasAnalysis();
 
   constructor(readonly fn: Function) {}
@@ -213,7 +215,51 @@ class DSE {
     return true;
   }
 
+  /**
+   * Rule 0 (LLVM: an alloca only written to, removed by InstCombine's isAllocSiteRemovable and
+   * DSE alike): an alloca whose address only flows, through GEPs and casts, into store
+   * addresses, memset/memcpy destinations and lifetime markers is never read: it goes with all
+   * those writes, whatever the size of the function.
+   */
+  private removeWriteOnlyAllocas(): void {
+    const entry = this.fn.firstBlock;
+    if (entry === null) return;
+    const allocas: Instruction[] = [];
+    for (let i = entry.first; i !== null; i = i.next) if (i.op === Opcode.Alloca) allocas.push(i);
+    for (const a of allocas) {
+      const users: Instruction[] = [];
+      const addrs: Instruction[] = [a];
+      let ok = true;
+      for (let k = 0; k < addrs.length && ok; k++) {
+        for (let u = addrs[k].firstUse; u !== null && ok; u = u.next) {
+          const user = u.user as Instruction;
+          if (user.kind !== ValueKind.Instruction) ok = false;
+          else if (user.op === Opcode.GetElementPtr || user.op === Opcode.BitCast) {
+            if (u.index !== 0) ok = false;
+            else addrs.push(user);
+          } else if (user.op === Opcode.Store) {
+            if (u.index !== 1 || (user.flags & (Flag.Volatile | Flag.Atomic)) !== 0) ok = false;
+            else users.push(user);
+          } else if (user.op === Opcode.Call) {
+            const f = user.calledFunction();
+            const k2 = memIntrinsic(user);
+            const marker = f !== null && f.name.startsWith('llvm.lifetime.');
+            const volatile = k2 !== null && !(user.arg(3).kind === ValueKind.ConstantInt && (user.arg(3) as ConstantInt).isZero());
+            if (marker || (k2 !== null && u.index === 1 && !volatile)) users.push(user);
+            else ok = false;
+          } else ok = false;
+        }
+      }
+      if (!ok || users.length === 0) continue;
+      for (const w of users) if (w.parent !== null) w.eraseFromParent();
+      for (let k = addrs.length - 1; k >= 1; k--) if (addrs[k].parent !== null && addrs[k].firstUse === null) addrs[k].eraseFromParent();
+      if (a.firstUse === null) a.eraseFromParent();
+      this.stats.writeOnly += users.length;
+    }
+  }
+
   run(): void {
+    this.removeWriteOnlyAllocas();
     const stores: Instruction[] = [];
     for (let b = this.fn.firstBlock; b !== null; b = b.next) {
       for (let i = b.first; i !== null; i = i.next) {
@@ -253,7 +299,8 @@ export const dsePass: PassInfo = {
         const s = runDSE(fn);
         if (s.overwritten) ctx.stat('dead stores deleted', s.overwritten);
         if (s.noop) ctx.stat('stores of the loaded value deleted', s.noop);
-        const changed = s.overwritten + s.noop > 0;
+        if (s.writeOnly) ctx.stat('writes to never-read allocas deleted', s.writeOnly);
+        const changed = s.overwritten + s.noop + s.writeOnly > 0;
         return { changed, preserved: changed ? 'cfg' : 'all' };
       },
     };

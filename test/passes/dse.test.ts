@@ -95,23 +95,27 @@ define void @f(i32 %a) {
     expect(countOps(r.fnText('f'), 'store')).toBe(2);
   });
 
-  it('deletes the store of a loop that stores the same place each iteration only when nothing in the loop reads it', () => {
-    const r = dse(`
+  it('deletes the store a loop makes each iteration when every way out overwrites it, not when the loop reads it', () => {
+    const loop = (extra: string): string => `
 define void @f(i32 %n) {
 entry:
-  %slot = alloca i32
   br label %h
 h:
   %i = phi i32 [ 0, %entry ], [ %i1, %h ]
-  store i32 %i, ptr %slot
   store i32 %i, ptr @g
+${extra}
   %i1 = add i32 %i, 1
   %t = icmp slt i32 %i1, %n
   br i1 %t, label %h, label %x
 x:
+  store i32 0, ptr @g
   ret void
-}`, 'f', [[1], [5]]);
+}`;
+    const r = dse(loop(''), 'f', [[1], [5]]);
     expect(stat(r, 'dse', 'dead stores deleted')).toBe(1);
+    expect(countOps(r.fnText('f'), 'store')).toBe(1);
+    const r2 = dse(loop('  call void @reads()'), 'f', [[1], [5]]);
+    expect(stat(r2, 'dse', 'dead stores deleted')).toBe(0);
   });
 
   it('deletes a store of the value just loaded from the same place', () => {
@@ -123,6 +127,28 @@ define void @f(i32 %a) {
   ret void
 }`);
     expect(stat(r, 'dse', 'stores of the loaded value deleted')).toBe(1);
+  });
+
+  it('deletes an alloca that is only written (stores, memset), with all its writes, however far apart', () => {
+    const r = dse(`
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+define void @f(i32 %a) {
+  %arr = alloca [8 x ptr]
+  %kept = alloca [2 x i32]
+  call void @llvm.memset.p0.i64(ptr %arr, i8 0, i64 64, i1 false)
+  %e = getelementptr inbounds [8 x ptr], ptr %arr, i64 0, i64 3
+  store ptr @g, ptr %e
+  %i = sext i32 %a to i64
+  %v = getelementptr inbounds [8 x ptr], ptr %arr, i64 0, i64 %i
+  store ptr null, ptr %v
+  store i32 %a, ptr %kept
+  %k1 = getelementptr inbounds [2 x i32], ptr %kept, i64 0, i64 %i
+  %x = load i32, ptr %k1
+  store i32 %x, ptr @g
+  ret void
+}`);
+    expect(stat(r, 'dse', 'writes to never-read allocas deleted')).toBe(3);
+    expect(countOps(r.fnText('f'), 'alloca')).toBe(1);
   });
 
   it('keeps volatile stores, and stores read by a memcpy', () => {
