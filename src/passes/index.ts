@@ -35,6 +35,8 @@ import { printPass } from './print-scev.js';
 import { allocElimPass } from './alloc-elim.js';
 import { simplifyLibCallsPass } from './simplify-libcalls.js';
 import { correlatedPropagationPass } from './correlated-propagation.js';
+import { sroaPass } from './sroa.js';
+import { dsePass } from './dse.js';
 import { SSA_PASSES } from '../ssa/passes.js';
 import { Instrumentation, PassManager } from './pass-manager.js';
 import { registerStandardPipelines } from './pipelines.js';
@@ -73,6 +75,8 @@ const ALL_PASSES: PassInfo[] = [
   allocElimPass,
   simplifyLibCallsPass,
   correlatedPropagationPass,
+  sroaPass,
+  dsePass,
   ...SSA_PASSES,
 ];
 

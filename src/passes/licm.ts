@@ -39,6 +39,7 @@ import type { PassInfo } from './registry.js';
 import { computeLoopExits, simplifyLoops, type LoopExits } from './loop-simplify.js';
 import { deleteIfDead } from './simplifycfg.js';
 import { repairSSA, type NewDefinition } from '../ssa/repair.js';
+import { ScalarPromoter } from './licm-promote.js';
 
 // ---- memory facts -----------------------------------------------------------------------
 
@@ -71,6 +72,8 @@ export interface LICMStats {
   hoisted: number;
   hoistedLoads: number;
   sunk: number;
+  /** Memory locations kept in registers through a loop (licm-promote.ts). */
+  promoted: number;
 }
 
 class LoopMemorySummary {
@@ -112,8 +115,9 @@ class LoopMemorySummary {
 }
 
 class LICM {
-  readonly stats: LICMStats = { hoisted: 0, hoistedLoads: 0, sunk: 0 };
+  readonly stats: LICMStats = { hoisted: 0, hoistedLoads: 0, sunk: 0, promoted: 0 };
   private readonly alias = new AliasAnalysis();
+  private readonly promoter: ScalarPromoter;
 
   constructor(
     readonly fn: Function,
@@ -128,6 +132,7 @@ class LICM {
       if (k >= 0) this.own[k].push(cfg.blockOf(id)!);
     }
     this.summaries = new Array(li.loops.length);
+    this.promoter = new ScalarPromoter(fn, cfg, dt, this.alias, isDereferenceable);
   }
 
   private readonly exits: LoopExits;
@@ -142,6 +147,8 @@ class LICM {
       this.summaries[l.index] = new LoopMemorySummary(this.own[l.index], l.subLoops.map((c) => this.summaries[c.index]));
       this.processLoop(l);
     }
+    this.promoter.finish();
+    this.stats.promoted = this.promoter.promoted;
   }
 
   private isInvariant(l: Loop, v: Value): boolean {
@@ -181,6 +188,8 @@ class LICM {
       }
     }
 
+    // LLVM's order: hoist, then promote (addresses are invariant by now), then sink
+    this.promoter.promoteLoop(l, phBlock, exiting, this.exits.exits[l.index]);
     this.sinkFromLoop(l, own);
   }
 
@@ -311,7 +320,7 @@ export function runLICM(fn: Function, ctx?: PassContext): LICMStats & { cfgChang
     const cfg = new CFG(fn);
     li = findLoops(cfg, computeDominators(cfg));
   }
-  if (li.loops.length === 0) return { hoisted: 0, hoistedLoads: 0, sunk: 0, cfgChanged };
+  if (li.loops.length === 0) return { hoisted: 0, hoistedLoads: 0, sunk: 0, promoted: 0, cfgChanged };
   const pass = new LICM(fn, li.cfg, li.domTree, li);
   pass.run();
   return { ...pass.stats, cfgChanged };
@@ -329,7 +338,8 @@ export const licmPass: PassInfo = {
         if (r.hoisted) ctx.stat('instructions hoisted', r.hoisted);
         if (r.hoistedLoads) ctx.stat('loads hoisted', r.hoistedLoads);
         if (r.sunk) ctx.stat('instructions sunk', r.sunk);
-        const changed = r.cfgChanged || r.hoisted + r.sunk > 0;
+        if (r.promoted) ctx.stat('locations promoted', r.promoted);
+        const changed = r.cfgChanged || r.hoisted + r.sunk + r.promoted > 0;
         return { changed, preserved: r.cfgChanged ? 'none' : changed ? 'cfg' : 'all' };
       },
     };

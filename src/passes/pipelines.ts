@@ -15,8 +15,8 @@ export const PIPELINES: Record<string, string> = {
   O0: '',
   O1: 'mem2reg,instsimplify,sccp,simplifycfg,early-cse,adce,simplifycfg',
   O2: [
-    // build SSA (LLVM's early SROA does this before its module passes)
-    'mem2reg',
+    // build SSA; sroa splits the struct and constant-indexed array locals mem2reg cannot promote (LLVM's early SROA)
+    'mem2reg,sroa',
     // constants across calls: arguments, return values, internal globals that keep their initializer (LLVM: IPSCCP first)
     'ipsccp',
     // internal globals: never-read ones and their stores go, never-written ones become constant (LLVM: GlobalOpt after IPSCCP)
@@ -39,8 +39,22 @@ export const PIPELINES: Record<string, string> = {
     // each, hence the generous bound: rounds that find nothing are not run)
     'fixpoint<10>(' +
       [
-        'instcombine', 'alloc-elim', 'simplify-libcalls', 'simplifycfg', 'sccp', 'early-cse', 'jump-threading', 'correlated-propagation', 'simplifycfg', 'tailcallelim',
-        'loop-simplify', 'loop-rotate', 'licm', 'indvars', 'loop-deletion', 'loop-idiom', 'loop-unroll', 'gvn', 'instcombine', 'adce', 'simplifycfg', 'dce',
+        // sroa first: inlined callees bring struct locals and byval copies (LLVM's first function pass)
+        'sroa',
+        'instcombine',
+        // malloc'd memory only written, compared with null or freed goes (LLVM: InstCombine's isAllocSiteRemovable)
+        'alloc-elim',
+        'simplify-libcalls', 'simplifycfg', 'sccp', 'early-cse', 'jump-threading',
+        // a phi entry decided by the branch on its edge (LLVM: CorrelatedValuePropagation after JumpThreading)
+        'correlated-propagation',
+        'simplifycfg', 'tailcallelim',
+        'loop-simplify', 'loop-rotate', 'licm', 'indvars', 'loop-deletion', 'loop-idiom', 'loop-unroll',
+        // sroa again after unrolling: array indices became constants (LLVM: SROA after full unroll)
+        'sroa',
+        'gvn',
+        // dead stores after GVN has forwarded what they fed (LLVM: DSE after GVN and MemCpyOpt)
+        'dse',
+        'instcombine', 'adce', 'simplifycfg', 'dce',
         // calls made direct above (a function pointer stored into an object and loaded back,
         // forwarded by gvn) are inlined in the next round, as LLVM's CGSCC inliner revisits
         'inline',

@@ -25,6 +25,8 @@ export const SINGLE_PASSES = [
   'inline',
   'loop-idiom',
   'loop-deletion',
+  'sroa',
+  'dse',
 ];
 
 export const COMBINATIONS = [
@@ -35,6 +37,7 @@ export const COMBINATIONS = [
   'loop-rotate,indvars,loop-idiom,simplifycfg',
   'loop-rotate,loop-deletion,simplifycfg',
   'inline<threshold=200>,tailcallelim,simplifycfg,jump-threading,loop-rotate,licm,indvars,simplifycfg',
+  'inline,sroa,loop-simplify,loop-rotate,licm,gvn,dse,instcombine',
 ];
 
 let fileCounter = 0;

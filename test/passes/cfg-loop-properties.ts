@@ -32,6 +32,8 @@ export const PASS_POOL = [
   'inline',
   'inline<threshold=300>',
   'dce',
+  'sroa',
+  'dse',
 ];
 
 /**

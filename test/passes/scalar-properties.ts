@@ -32,6 +32,8 @@ export const SCALAR_PASS_POOL = [
   'alloc-elim',
   'simplify-libcalls',
   'correlated-propagation',
+  'sroa',
+  'dse',
 ];
 
 const irCache = new Map<string, string>();
