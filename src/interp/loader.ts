@@ -150,6 +150,7 @@ export class LoadedModule implements ModuleContext {
     }
     const cached = this.constCache.get(c);
     if (cached !== undefined) return cached;
+    this.evalNestedFirst(c as Constant);
     let v: unknown;
     switch (c.kind) {
       case ValueKind.ConstantArray:
@@ -176,6 +177,31 @@ export class LoadedModule implements ModuleContext {
     }
     this.constCache.set(c, v);
     return v;
+  }
+
+  /**
+   * Evaluates the nested aggregates and expressions below `root` children first, with an
+   * explicit stack, so that evaluating `root` finds every operand cached: constant
+   * expressions may nest thousands deep (llvm-as reads 5,000), deeper than recursion goes.
+   */
+  private evalNestedFirst(root: Constant): void {
+    const cache = this.constCache;
+    const pending = (o: Value): boolean =>
+      (o.kind === ValueKind.ConstantExpr || o.kind === ValueKind.ConstantArray || o.kind === ValueKind.ConstantStruct || o.kind === ValueKind.ConstantVector) && !cache.has(o);
+    const kids = (c: Constant): readonly Constant[] => (c.kind === ValueKind.ConstantExpr ? (c as ConstantExpr).operands : c.kind === ValueKind.ConstantString ? [] : ((c as ConstantAggregate).elements ?? []));
+    if (!kids(root).some(pending)) return;
+    const stack: Constant[] = [root];
+    const expanded = new Set<Constant>();
+    while (stack.length > 0) {
+      const c = stack[stack.length - 1];
+      if (!expanded.has(c)) {
+        expanded.add(c);
+        for (const o of kids(c)) if (pending(o) && !expanded.has(o)) stack.push(o);
+        continue;
+      }
+      stack.pop();
+      if (c !== root && !cache.has(c)) this.constValue(c);
+    }
   }
 
   private evalExpr(ce: ConstantExpr): unknown {

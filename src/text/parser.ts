@@ -922,78 +922,16 @@ class Parser {
         }
         return new ConstantString(ty, bytes);
       }
-      case Tok.LSquare: {
-        lx.next();
-        if (ty.kind !== TypeKind.Array) this.error(`array constant for non-array type '${ty}'`, loc);
-        const elems = this.parseConstantList(Tok.RSquare, ty.elem!);
-        if (elems.length !== ty.count) this.error(`array constant has ${elems.length} elements, type '${ty}' needs ${ty.count}`, loc);
-        return new ConstantAggregate(ValueKind.ConstantArray, ty, elems);
-      }
-      case Tok.LBrace: {
-        lx.next();
-        if (ty.kind !== TypeKind.Struct) this.error(`struct constant for non-struct type '${ty}'`, loc);
-        const elems: Constant[] = [];
-        if (lx.tk() !== Tok.RBrace) {
-          let k = 0;
-          do {
-            const et = this.parseType();
-            if (k >= ty.members.length || et !== ty.members[k]) this.error(`struct constant element ${k} has type '${et}', expected '${ty.members[k] ?? 'nothing'}'`);
-            elems.push(this.parseConstant(et));
-            k++;
-          } while (this.eat(Tok.Comma));
-        }
-        this.expect(Tok.RBrace);
-        if (elems.length !== ty.members.length) this.error(`struct constant has ${elems.length} elements, type '${ty}' needs ${ty.members.length}`, loc);
-        return new ConstantAggregate(ValueKind.ConstantStruct, ty, elems);
-      }
-      case Tok.Less: {
-        lx.next();
-        if (lx.tk() === Tok.LBrace) {
-          // packed struct constant <{ ... }>
-          lx.next();
-          if (ty.kind !== TypeKind.Struct || !ty.packed) this.error(`packed struct constant for type '${ty}'`, loc);
-          const elems: Constant[] = [];
-          if (lx.tk() !== Tok.RBrace) {
-            let k = 0;
-            do {
-              const et = this.parseType();
-              if (et !== ty.members[k]) this.error(`struct constant element ${k} has type '${et}', expected '${ty.members[k] ?? 'nothing'}'`);
-              elems.push(this.parseConstant(et));
-              k++;
-            } while (this.eat(Tok.Comma));
-          }
-          this.expect(Tok.RBrace);
-          this.expect(Tok.Greater);
-          if (elems.length !== ty.members.length) this.error('packed struct constant has the wrong number of elements', loc);
-          return new ConstantAggregate(ValueKind.ConstantStruct, ty, elems);
-        }
-        if (ty.kind !== TypeKind.Vector) this.error(`vector constant for non-vector type '${ty}'`, loc);
-        const elems = this.parseConstantList(Tok.Greater, ty.elem!);
-        if (elems.length !== ty.count) this.error('vector constant has the wrong number of elements', loc);
-        return new ConstantAggregate(ValueKind.ConstantVector, ty, elems);
-      }
+      case Tok.LSquare:
+      case Tok.LBrace:
+      case Tok.Less:
+        return this.parseNestedConstant(ty);
       case Tok.Word:
         return this.parseKeywordConstant(ty, loc);
       default:
         break;
     }
     this.error(`expected a value of type '${ty}', found ${this.describe()}`, loc);
-  }
-
-  /** Elements `T v, T v, ...` up to `close` (consumed), each of type `elem`. */
-  private parseConstantList(close: Tok, elem: Type): Constant[] {
-    const lx = this.lx;
-    const out: Constant[] = [];
-    if (lx.tk() !== close) {
-      do {
-        const loc = lx.loc();
-        const et = this.parseType();
-        if (et !== elem) this.error(`element has type '${et}', expected '${elem}'`, loc);
-        out.push(this.parseConstant(et));
-      } while (this.eat(Tok.Comma));
-    }
-    this.expect(close);
-    return out;
   }
 
   private parseKeywordConstant(ty: Type, loc: Loc): Constant {
@@ -1021,14 +959,6 @@ class Parser {
       case 'zeroinitializer':
         lx.next();
         return ConstantZero.get(ty);
-      case 'splat': {
-        lx.next();
-        this.expect(Tok.LParen);
-        const e = this.parseTypeAndConstant();
-        this.expect(Tok.RParen);
-        if (ty.kind !== TypeKind.Vector || e.type !== ty.elem) this.error('splat element type does not match the vector', loc);
-        return new ConstantAggregate(ValueKind.ConstantVector, ty, new Array(ty.count).fill(e));
-      }
       case 'blockaddress': {
         lx.next();
         this.expect(Tok.LParen);
@@ -1063,78 +993,219 @@ class Parser {
       default:
         break;
     }
-    const op = OPCODE_BY_NAME.get(w);
-    if (op !== undefined) return this.parseConstantExpr(op, ty, loc);
+    if (w === 'splat' || OPCODE_BY_NAME.has(w)) return this.parseNestedConstant(ty);
     this.error(`expected a value of type '${ty}', found '${w}'`, loc);
   }
 
-  private parseConstantExpr(op: Opcode, ty: Type, loc: Loc): Constant {
+  /**
+   * Whether the current token starts a constant that holds other constants (an aggregate,
+   * `splat`, a constant expression): those are read by parseNestedConstant.
+   */
+  private startsNestedConstant(): boolean {
+    const lx = this.lx;
+    const t = lx.tk();
+    if (t === Tok.LSquare || t === Tok.LBrace || t === Tok.Less) return true;
+    return t === Tok.Word && (lx.text === 'splat' || OPCODE_BY_NAME.has(lx.text));
+  }
+
+  /**
+   * A constant that holds other constants, read with an explicit stack instead of recursion:
+   * LLVM accepts constant expressions nested thousands deep, which would overflow the JS
+   * stack. Each level is a generator (nestedConstantFrame) that yields the type of each
+   * operand it needs and receives the operand; leaves are read directly.
+   */
+  private parseNestedConstant(ty: Type): Constant {
+    const stack: Generator<Type, Constant, Constant>[] = [];
+    let frame = this.nestedConstantFrame(ty);
+    let sent: Constant | undefined;
+    for (;;) {
+      const r = frame.next(sent as Constant);
+      if (!r.done) {
+        if (this.startsNestedConstant()) {
+          stack.push(frame);
+          frame = this.nestedConstantFrame(r.value);
+          sent = undefined;
+        } else sent = this.parseValueOrConstant(r.value, false) as Constant;
+        continue;
+      }
+      sent = r.value;
+      const up = stack.pop();
+      if (up === undefined) return sent;
+      frame = up;
+    }
+  }
+
+  /** One level of parseNestedConstant: `yield T` reads an operand of type T. */
+  private *nestedConstantFrame(ty: Type): Generator<Type, Constant, Constant> {
+    const lx = this.lx;
+    const loc = lx.loc();
+    switch (lx.tk()) {
+      case Tok.LSquare: {
+        lx.next();
+        if (ty.kind !== TypeKind.Array) this.error(`array constant for non-array type '${ty}'`, loc);
+        const elems = yield* this.constantListFrame(Tok.RSquare, ty.elem!);
+        if (elems.length !== ty.count) this.error(`array constant has ${elems.length} elements, type '${ty}' needs ${ty.count}`, loc);
+        return new ConstantAggregate(ValueKind.ConstantArray, ty, elems);
+      }
+      case Tok.LBrace: {
+        lx.next();
+        if (ty.kind !== TypeKind.Struct) this.error(`struct constant for non-struct type '${ty}'`, loc);
+        const elems = yield* this.structElementsFrame(ty);
+        if (elems.length !== ty.members.length) this.error(`struct constant has ${elems.length} elements, type '${ty}' needs ${ty.members.length}`, loc);
+        return new ConstantAggregate(ValueKind.ConstantStruct, ty, elems);
+      }
+      case Tok.Less: {
+        lx.next();
+        if (lx.tk() === Tok.LBrace) {
+          // packed struct constant <{ ... }>
+          lx.next();
+          if (ty.kind !== TypeKind.Struct || !ty.packed) this.error(`packed struct constant for type '${ty}'`, loc);
+          const elems = yield* this.structElementsFrame(ty);
+          this.expect(Tok.Greater);
+          if (elems.length !== ty.members.length) this.error('packed struct constant has the wrong number of elements', loc);
+          return new ConstantAggregate(ValueKind.ConstantStruct, ty, elems);
+        }
+        if (ty.kind !== TypeKind.Vector) this.error(`vector constant for non-vector type '${ty}'`, loc);
+        const elems = yield* this.constantListFrame(Tok.Greater, ty.elem!);
+        if (elems.length !== ty.count) this.error('vector constant has the wrong number of elements', loc);
+        return new ConstantAggregate(ValueKind.ConstantVector, ty, elems);
+      }
+      default:
+        break;
+    }
+    if (lx.text === 'splat') {
+      lx.next();
+      this.expect(Tok.LParen);
+      const et = this.parseType();
+      const e = yield et;
+      this.expect(Tok.RParen);
+      if (ty.kind !== TypeKind.Vector || e.type !== ty.elem) this.error('splat element type does not match the vector', loc);
+      return new ConstantAggregate(ValueKind.ConstantVector, ty, new Array(ty.count).fill(e));
+    }
+    const c = yield* this.constantExprFrame(OPCODE_BY_NAME.get(lx.text)!, ty, loc);
+    // LLParser: a constant expression must have the type its context gives it
+    if (c.type !== ty) this.error(`constant expression type mismatch: got type '${c.type}' but expected '${ty}'`, loc);
+    return c;
+  }
+
+  /** Elements `T v, T v, ...` up to `close` (consumed), each of type `elem`. */
+  private *constantListFrame(close: Tok, elem: Type): Generator<Type, Constant[], Constant> {
+    const lx = this.lx;
+    const out: Constant[] = [];
+    if (lx.tk() !== close) {
+      do {
+        const loc = lx.loc();
+        const et = this.parseType();
+        if (et !== elem) this.error(`element has type '${et}', expected '${elem}'`, loc);
+        out.push(yield et);
+      } while (this.eat(Tok.Comma));
+    }
+    this.expect(close);
+    return out;
+  }
+
+  /** Struct elements `T v, ...` up to `}` (consumed), each of its member's type. */
+  private *structElementsFrame(ty: Type): Generator<Type, Constant[], Constant> {
+    const lx = this.lx;
+    const elems: Constant[] = [];
+    if (lx.tk() !== Tok.RBrace) {
+      let k = 0;
+      do {
+        const et = this.parseType();
+        if (k >= ty.members.length || et !== ty.members[k]) this.error(`struct constant element ${k} has type '${et}', expected '${ty.members[k] ?? 'nothing'}'`);
+        elems.push(yield et);
+        k++;
+      } while (this.eat(Tok.Comma));
+    }
+    this.expect(Tok.RBrace);
+    return elems;
+  }
+
+  /**
+   * A constant expression, the current token its opcode. LLVM 19 keeps only these as
+   * constant expressions: getelementptr, trunc, ptrtoint, inttoptr, bitcast, addrspacecast,
+   * add, sub, mul, xor and extractelement (insertelement and shufflevector too, which
+   * ssakit does not read); the others are "no longer supported", as llvm-as says.
+   */
+  private *constantExprFrame(op: Opcode, ty: Type, loc: Loc): Generator<Type, Constant, Constant> {
     const lx = this.lx;
     lx.next();
-    if (op === Opcode.GetElementPtr) {
-      let flags = 0;
-      for (;;) {
-        if (this.eatWord('inbounds')) flags |= Flag.InBounds;
-        else if (this.eatWord('nuw')) flags |= Flag.NUW;
-        else if (this.eatWord('nusw')) flags |= Flag.NUSW;
-        else break;
+    switch (op) {
+      case Opcode.GetElementPtr: {
+        let flags = 0;
+        for (;;) {
+          if (this.eatWord('inbounds')) flags |= Flag.InBounds;
+          else if (this.eatWord('nuw')) flags |= Flag.NUW;
+          else if (this.eatWord('nusw')) flags |= Flag.NUSW;
+          else break;
+        }
+        if (this.isWord('inrange')) {
+          lx.next();
+          this.skipParens();
+        }
+        this.expect(Tok.LParen);
+        const src = this.parseType(false);
+        const ops: Constant[] = [];
+        while (this.eat(Tok.Comma)) {
+          if (this.isWord('inrange')) lx.next();
+          const oloc = lx.loc();
+          const o = yield this.parseType();
+          if (ops.length === 0 ? !o.type.scalarType().isPtr() : !o.type.scalarType().isInt()) {
+            this.error(ops.length === 0 ? 'base of getelementptr must be a pointer' : 'getelementptr index must be an integer', oloc);
+          }
+          ops.push(o);
+        }
+        this.expect(Tok.RParen);
+        if (ops.length === 0) this.error('getelementptr needs a base pointer', loc);
+        return ConstantExpr.get(Opcode.GetElementPtr, ty, ops, flags, src);
       }
-      if (this.isWord('inrange')) {
+      case Opcode.Trunc:
+      case Opcode.PtrToInt:
+      case Opcode.IntToPtr:
+      case Opcode.BitCast:
+      case Opcode.AddrSpaceCast: {
+        this.expect(Tok.LParen);
+        const v = yield this.parseType();
+        this.expectWord('to');
+        const to = this.parseType(false);
+        this.expect(Tok.RParen);
+        if (!constantCastOk(op, v.type, to)) this.error(`invalid cast opcode for cast from '${v.type}' to '${to}'`, loc);
+        return ConstantExpr.get(op, to, [v]);
+      }
+      case Opcode.Add:
+      case Opcode.Sub:
+      case Opcode.Mul:
+      case Opcode.Xor: {
+        let flags = 0;
+        if (op !== Opcode.Xor) {
+          for (;;) {
+            if (this.eatWord('nsw')) flags |= Flag.NSW;
+            else if (this.eatWord('nuw')) flags |= Flag.NUW;
+            else break;
+          }
+        }
+        if (lx.tk() !== Tok.LParen) this.error("expected '(' in binary constantexpr");
         lx.next();
-        this.skipParens();
+        const a = yield this.parseType();
+        this.expect(Tok.Comma);
+        const b = yield this.parseType();
+        this.expect(Tok.RParen);
+        if (a.type !== b.type) this.error('operands of constexpr must have same type', loc);
+        if (!a.type.scalarType().isInt()) this.error('constexpr requires integer or integer vector operands', loc);
+        return ConstantExpr.get(op, a.type, [a, b], flags);
       }
-      this.expect(Tok.LParen);
-      const src = this.parseType(false);
-      const ops: Constant[] = [];
-      while (this.eat(Tok.Comma)) {
-        if (this.isWord('inrange')) lx.next();
-        ops.push(this.parseTypeAndConstant());
+      case Opcode.ExtractElement: {
+        this.expect(Tok.LParen);
+        const v = yield this.parseType();
+        this.expect(Tok.Comma);
+        const idx = yield this.parseType();
+        this.expect(Tok.RParen);
+        if (v.type.kind !== TypeKind.Vector || !idx.type.isInt()) this.error('invalid extractelement operands', loc);
+        return ConstantExpr.get(op, v.type.elem!, [v, idx]);
       }
-      this.expect(Tok.RParen);
-      if (ops.length === 0) this.error('getelementptr needs a base pointer', loc);
-      return ConstantExpr.get(Opcode.GetElementPtr, ty, ops, flags, src);
+      default:
+        this.error(`${OPCODE_NAMES[op]} constexprs are no longer supported`, loc);
     }
-    if (isCastOp(op)) {
-      this.expect(Tok.LParen);
-      const v = this.parseTypeAndConstant();
-      this.expectWord('to');
-      const to = this.parseType(false);
-      this.expect(Tok.RParen);
-      if (to !== ty) this.error(`constant expression has type '${to}', expected '${ty}'`, loc);
-      return ConstantExpr.get(op, to, [v]);
-    }
-    if (isBinaryOp(op)) {
-      let flags = 0;
-      for (;;) {
-        if (this.eatWord('nsw')) flags |= Flag.NSW;
-        else if (this.eatWord('nuw')) flags |= Flag.NUW;
-        else if (this.eatWord('exact')) flags |= Flag.Exact;
-        else break;
-      }
-      this.expect(Tok.LParen);
-      const a = this.parseTypeAndConstant();
-      this.expect(Tok.Comma);
-      const b = this.parseTypeAndConstant();
-      this.expect(Tok.RParen);
-      return ConstantExpr.get(op, a.type, [a, b], flags);
-    }
-    if (op === Opcode.ICmp || op === Opcode.FCmp) {
-      const p = this.parsePredicate(op);
-      this.expect(Tok.LParen);
-      const a = this.parseTypeAndConstant();
-      this.expect(Tok.Comma);
-      const b = this.parseTypeAndConstant();
-      this.expect(Tok.RParen);
-      return ConstantExpr.get(op, i1, [a, b], 0, null, p);
-    }
-    if (op === Opcode.ExtractElement || op === Opcode.Select) {
-      this.expect(Tok.LParen);
-      const ops: Constant[] = [this.parseTypeAndConstant()];
-      while (this.eat(Tok.Comma)) ops.push(this.parseTypeAndConstant());
-      this.expect(Tok.RParen);
-      return ConstantExpr.get(op, ty, ops);
-    }
-    this.error(`'${OPCODE_NAMES[op]}' is not supported in a constant expression`, loc);
   }
 
   private parsePredicate(op: Opcode): Pred {
@@ -2113,6 +2184,31 @@ class Parser {
       this.parseValue(t);
     }
     return new MetadataValue(metadataType, lx.slice(s, lx.prevEnd).trim());
+  }
+}
+
+/** The casts LLVM 19 still reads as constant expressions, with the types each allows. */
+function constantCastOk(op: Opcode, src: Type, dst: Type): boolean {
+  const s = src.scalarType();
+  const d = dst.scalarType();
+  if (op === Opcode.BitCast && !s.isPtr() && !d.isPtr()) {
+    const bits = (t: Type): number => (t.kind === TypeKind.Vector ? t.count : 1) * (t.scalarType().isInt() || t.scalarType().isFloatingPoint() ? t.scalarType().bits : 0);
+    return bits(src) !== 0 && bits(src) === bits(dst);
+  }
+  if ((src.kind === TypeKind.Vector) !== (dst.kind === TypeKind.Vector) || (src.kind === TypeKind.Vector && src.count !== dst.count)) return false;
+  switch (op) {
+    case Opcode.Trunc:
+      return s.isInt() && d.isInt() && s.bits > d.bits;
+    case Opcode.PtrToInt:
+      return s.isPtr() && d.isInt();
+    case Opcode.IntToPtr:
+      return s.isInt() && d.isPtr();
+    case Opcode.AddrSpaceCast:
+      return s.isPtr() && d.isPtr() && s.bits !== d.bits;
+    case Opcode.BitCast:
+      return s.isPtr() && d.isPtr() && s.bits === d.bits;
+    default:
+      return false;
   }
 }
 
