@@ -10,17 +10,17 @@
  */
 import { BlockAddress, ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, ConstantString, type Constant } from '../ir/constants.js';
 import type { BasicBlock } from '../ir/basic-block.js';
-import { Function, GlobalAlias } from '../ir/function.js';
+import { Function, GlobalAlias, type GlobalVariable } from '../ir/function.js';
 import { allocSize, storeSize, structLayout } from '../ir/layout.js';
 import type { Module } from '../ir/module.js';
 import { Opcode, Pred } from '../ir/opcodes.js';
-import { Type, TypeKind } from '../ir/types.js';
+import { Type, TypeKind, quoteIdentifier } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 import { compileFunction, type ModuleContext } from './codegen.js';
-import { Fault } from './errors.js';
+import { Fault, InterpError } from './errors.js';
 import { LIBC, type FileIds } from './libc.js';
 import { FnInfo, type ExternalFn, type Machine } from './machine.js';
-import { AK, ID_UNIT, TWO32 } from './memory.js';
+import { AK, ID_UNIT, TWO32, type Memory } from './memory.js';
 import { RT } from './runtime.js';
 import { bitcastValue, writeRaw, zeroValue } from './typed-memory.js';
 import { BIN_ADD, binW, fptosi64, fptoui64, ubig, wrapW, type Wide } from './wide.js';
@@ -77,7 +77,7 @@ export class LoadedModule implements ModuleContext {
         } else this.addr.set(g, M.allocExtern(g.name) * ID_UNIT);
         continue;
       }
-      const id = M.allocOwned(allocSize(g.valueType), g.isConstant ? AK.ConstGlobal : AK.Global, g.name || '<unnamed>');
+      const id = allocGlobal(M, g);
       this.addr.set(g, id * ID_UNIT);
     }
     for (const g of module.globals) {
@@ -292,6 +292,22 @@ export class LoadedModule implements ModuleContext {
       default:
         writeRaw(dv, off, this.constValue(c), ty);
     }
+  }
+}
+
+/**
+ * A global's buffer, or an InterpError naming it when it cannot have one: an object is at
+ * most 1 GiB (as an alloca is), and the host may refuse a smaller one.
+ */
+function allocGlobal(M: Memory, g: GlobalVariable): number {
+  const size = allocSize(g.valueType);
+  const what = `global @${g.name === '' ? '<unnamed>' : quoteIdentifier(g.name)} of type '${g.valueType}'`;
+  if (!(size <= ID_UNIT)) throw new InterpError(`${what} needs ${size} bytes (more than 1 GiB per object)`);
+  try {
+    return M.allocOwned(size, g.isConstant ? AK.ConstGlobal : AK.Global, g.name || '<unnamed>');
+  } catch (e) {
+    if (e instanceof RangeError) throw new InterpError(`out of memory: ${what} needs ${size} bytes`);
+    throw e;
   }
 }
 

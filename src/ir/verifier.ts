@@ -31,6 +31,7 @@ import type { Function } from './function.js';
 import type { Instruction } from './instruction.js';
 import { Module } from './module.js';
 import { Opcode, OPCODE_NAMES, isBinaryOp, isFloatBinaryOp } from './opcodes.js';
+import { intrinsicCallProblem, intrinsicDeclarationProblem } from './intrinsic-verifier.js';
 import { Type, TypeKind } from './types.js';
 import { Value, ValueKind } from './value.js';
 
@@ -194,6 +195,8 @@ class FunctionVerifier {
   run(): VerifierError[] {
     const fn = this.fn;
     for (const a of fn.args) if (a.parent !== fn) this.report(`argument ${a.index} does not belong to the function`, null);
+    const intrinsicDecl = intrinsicDeclarationProblem(fn);
+    if (intrinsicDecl !== null) this.report(intrinsicDecl, null);
     if (fn.isDeclaration()) return this.finish();
     if (fn.fnType.kind !== TypeKind.Function) {
       this.report('function type is not a function type', null);
@@ -823,6 +826,7 @@ function callProblem(i: Instruction): string | null {
     if (!ops[k].value.type.isFirstClass()) return `variadic argument ${k - 1} has non-first-class type '${ops[k].value.type}'`;
   }
   if (i.type !== ft.returnType) return `call result type '${i.type}' differs from the callee's return type '${ft.returnType}'`;
+  if (callee.kind === ValueKind.Function && callee.name.startsWith('llvm.')) return intrinsicCallProblem(i, callee as Function, ft);
   return null;
 }
 
