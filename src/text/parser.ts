@@ -643,7 +643,7 @@ class Parser {
       lx.next();
       if (this.isWord('align')) {
         lx.next();
-        g.align = this.parseUInt('alignment');
+        g.align = this.parseAlignment(false);
         continue;
       }
       if (lx.tk() === Tok.MetadataVar) {
@@ -851,8 +851,9 @@ class Parser {
         const w = lx.text;
         lx.next();
         any = true;
-        if (lx.tk() === Tok.LParen) this.skipParens();
-        else if (w === 'align' && lx.tk() === Tok.Int) lx.next();
+        if (w === 'align') this.parseAlignment(true);
+        else if (w === 'range') this.parseRangeAttr();
+        else if (lx.tk() === Tok.LParen) this.skipParens();
         continue;
       }
       if (lx.tk() === Tok.String) {
@@ -871,6 +872,68 @@ class Parser {
   }
 
   // ---- constants ------------------------------------------------------------------------
+
+  /**
+   * The value after `align` (or `align(N)` when `parens` allows it), checked as LLParser
+   * checks it: a non-negative integer, a power of two, at most 2^32.
+   */
+  private parseAlignment(parens: boolean): number {
+    const lx = this.lx;
+    const paren = parens && lx.tk() === Tok.LParen;
+    if (paren) lx.next();
+    const loc = lx.loc();
+    if (lx.tk() !== Tok.Int || lx.text.startsWith('-')) this.error('expected integer', loc);
+    const v = BigInt(lx.text);
+    if (v > 4294967296n) this.error('huge alignments are not supported yet', loc);
+    if (v === 0n || (v & (v - 1n)) !== 0n) this.error('alignment is not a power of two', loc);
+    lx.next();
+    if (paren) this.expect(Tok.RParen);
+    return Number(v);
+  }
+
+  /** `range(iN lo, hi)`: an integer type, two integers that fit it, not the full or empty set. */
+  private parseRangeAttr(): void {
+    const lx = this.lx;
+    this.expect(Tok.LParen);
+    const tloc = lx.loc();
+    const t = this.parseType();
+    if (t.kind !== TypeKind.Int) this.error('the range must have integer type!', tloc);
+    const bound = (): bigint => {
+      const loc = lx.loc();
+      if (lx.tk() !== Tok.Int) this.error('expected integer', loc);
+      const v = BigInt(lx.text);
+      // LLParser reads an APSInt: it must fit the width, as a signed or an unsigned number
+      const bits = BigInt(t.bits);
+      if (v < 0n ? v < -(1n << (bits - 1n)) : v >= 1n << bits) this.error('integer is too large for the bit width of specified type', loc);
+      lx.next();
+      return BigInt.asUintN(t.bits, v);
+    };
+    const lo = bound();
+    this.expect(Tok.Comma);
+    const hiLoc = lx.loc();
+    const hi = bound();
+    if (lo === hi) this.error('the range should not represent the full or empty set!', hiLoc);
+    this.expect(Tok.RParen);
+  }
+
+  /** `allocsize(N)` / `allocsize(N, M)`: distinct indices of integer parameters (LLParser and the verifier). */
+  private parseAllocSize(fnType: Type, loc: Loc): void {
+    const lx = this.lx;
+    this.expect(Tok.LParen);
+    const elem = this.parseUInt();
+    let num: number | null = null;
+    if (this.eat(Tok.Comma)) {
+      num = this.parseUInt();
+      if (num === elem) this.error("'allocsize' indices can't refer to the same parameter", loc);
+    }
+    this.expect(Tok.RParen);
+    const params = fnType.params;
+    for (const [k, what] of [[elem, 'element size'], [num, 'number of elements']] as const) {
+      if (k === null) continue;
+      if (k >= params.length) this.error(`'allocsize' ${what} argument is out of bounds`, loc);
+      if (params[k].kind !== TypeKind.Int) this.error(`'allocsize' ${what} argument must refer to an integer parameter`, loc);
+    }
+  }
 
   parseTypeAndConstant(): Constant {
     const t = this.parseType();
@@ -1311,9 +1374,13 @@ class Parser {
           this.parseTypeAndConstant();
           continue;
         }
+        const wloc = lx.loc();
+        if (!isFunctionSuffixWord(w)) this.error("expected '{' in function body", wloc);
         lx.next();
-        if (lx.tk() === Tok.LParen) this.skipParens();
-        else if (lx.tk() === Tok.Int && (w === 'align' || w === 'alignstack' || w === 'addrspace')) lx.next();
+        if (w === 'align') this.parseAlignment(false);
+        else if (w === 'allocsize') this.parseAllocSize(fnType, wloc);
+        else if (lx.tk() === Tok.LParen) this.skipParens();
+        else if (lx.tk() === Tok.Int && (w === 'alignstack' || w === 'addrspace')) lx.next();
         else if (lx.tk() === Tok.String && (w === 'section' || w === 'gc' || w === 'partition')) lx.next();
         else if (lx.tk() === Tok.Equal) {
           lx.next();
@@ -1960,7 +2027,7 @@ class Parser {
       lx.next();
       if (this.isWord('align')) {
         lx.next();
-        align = this.parseUInt('alignment');
+        align = this.parseAlignment(false);
       } else if (this.isWord('addrspace')) {
         const s = lx.start;
         lx.next();
@@ -2012,7 +2079,7 @@ class Parser {
       if (!lx.nextIsWord('align')) break;
       lx.next();
       lx.next();
-      i.align = this.parseUInt('alignment');
+      i.align = this.parseAlignment(false);
     }
   }
 
@@ -2140,9 +2207,14 @@ class Parser {
         lx.next();
         continue;
       }
-      if (lx.tk() === Tok.Word && !OPCODE_BY_NAME.has(lx.text) && lx.text !== 'tail' && lx.text !== 'musttail' && lx.text !== 'notail') {
+      if (lx.tk() === Tok.Word && isFunctionSuffixWord(lx.text)) {
+        // a function attribute; any other word is left for the next instruction, which
+        // reports it as LLParser does ("expected instruction opcode")
+        const w = lx.text;
+        const wloc = lx.loc();
         lx.next();
-        if (lx.tk() === Tok.LParen) this.skipParens();
+        if (w === 'allocsize') this.parseAllocSize(fnType, wloc);
+        else if (lx.tk() === Tok.LParen) this.skipParens();
         continue;
       }
       if (lx.tk() === Tok.String) {
@@ -2185,6 +2257,28 @@ class Parser {
     }
     return new MetadataValue(metadataType, lx.slice(s, lx.prevEnd).trim());
   }
+}
+
+/**
+ * Words LLParser reads after a function's parameter list (function attributes, and
+ * unnamed_addr, section, comdat, align, gc, …); any other word there is an error.
+ */
+const FUNCTION_SUFFIX_WORDS = new Set([
+  'unnamed_addr', 'local_unnamed_addr', 'addrspace', 'section', 'partition', 'comdat', 'align', 'gc', 'prefix', 'prologue',
+  'personality', 'alignstack', 'allockind', 'allocsize', 'alwaysinline', 'builtin', 'cold', 'convergent',
+  'disable_sanitizer_instrumentation', 'fn_ret_thunk_extern', 'hot', 'hybrid_patchable', 'inlinehint', 'jumptable',
+  'memory', 'minsize', 'mustprogress', 'naked', 'nobuiltin', 'nocallback', 'nocf_check', 'noduplicate', 'nofree',
+  'noimplicitfloat', 'noinline', 'nomerge', 'nonlazybind', 'noprofile', 'norecurse', 'noredzone', 'noreturn',
+  'nosanitize_bounds', 'nosanitize_coverage', 'nosync', 'nounwind', 'null_pointer_is_valid', 'optforfuzzing', 'optnone',
+  'optsize', 'presplitcoroutine', 'readnone', 'readonly', 'returns_twice', 'safestack', 'sanitize_address',
+  'sanitize_hwaddress', 'sanitize_memory', 'sanitize_memtag', 'sanitize_numerical_stability', 'sanitize_thread',
+  'shadowcallstack', 'skipprofile', 'speculatable', 'speculative_load_hardening', 'ssp', 'sspreq', 'sspstrong',
+  'strictfp', 'uwtable', 'vscale_range', 'willreturn', 'writeonly', 'argmemonly', 'inaccessiblememonly',
+  'inaccessiblemem_or_argmemonly', 'fnretthunk', 'sanitize_realtime', 'sanitize_realtime_blocking', 'nooutline',
+]);
+
+function isFunctionSuffixWord(w: string): boolean {
+  return FUNCTION_SUFFIX_WORDS.has(w);
 }
 
 /** The casts LLVM 19 still reads as constant expressions, with the types each allows. */
