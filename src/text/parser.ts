@@ -65,6 +65,7 @@ import {
 import { Argument, Value, ValueKind } from '../ir/value.js';
 import { INTERN_SLOTS, Lexer, Tok, TOK_NAMES } from './lexer.js';
 import { parseFloatLiteral } from './float-format.js';
+import { dataLayoutProblem } from './datalayout.js';
 
 export interface ParseOptions {
   /**
@@ -193,6 +194,14 @@ class Parser {
   /** Whether the text mentions blockaddress at all (checked once: keeping block tables costs memory). */
   private mayHaveBlockAddresses = false;
   /** Blockaddress constants to resolve after all functions are parsed. */
+  /** Metadata ids defined (`!N = …`), and where each id used was first used. */
+  private mdDefined = new Set<number>();
+  private mdUsed = new Map<number, Loc>();
+
+  private noteMetadataRef(): void {
+    const n = this.lx.num;
+    if (!this.mdUsed.has(n)) this.mdUsed.set(n, this.lx.loc());
+  }
 
   constructor(
     readonly text: string,
@@ -273,6 +282,7 @@ class Parser {
     let depth = 0;
     do {
       if (this.lx.tk() === Tok.EOF) this.error("unterminated '('");
+      if (this.lx.tk() === Tok.MetadataID) this.noteMetadataRef();
       if (this.lx.tk() === Tok.LParen) depth++;
       else if (this.lx.tk() === Tok.RParen) depth--;
       this.lx.next();
@@ -312,6 +322,7 @@ class Parser {
     for (const [g, loc] of this.globalForwardLoc) {
       if (!this.definedGlobals.has(g)) this.error(`use of undefined value '@${g.name}'`, loc);
     }
+    for (const [n, loc] of this.mdUsed) if (!this.mdDefined.has(n)) this.error(`use of undefined metadata '!${n}'`, loc);
     for (const p of this.pendingBlockAddresses) {
       const fs = this.blockTables.get(p.ba.fn);
       const bb = fs === undefined ? undefined : p.numbered ? fs.blocksByNumber[Number(p.name)] : fs.blocksByName.get(p.name);
@@ -393,7 +404,11 @@ class Parser {
         if (!this.eatWord('datalayout') && !this.eatWord('triple')) this.error("expected 'datalayout' or 'triple'");
         this.expect(Tok.Equal);
         if (lx.tk() !== Tok.String) this.error('expected string');
-        if (which === 'datalayout') this.m.dataLayout = lx.text;
+        if (which === 'datalayout') {
+          const problem = dataLayoutProblem(lx.text);
+          if (problem !== null) this.error(problem);
+          this.m.dataLayout = lx.text;
+        }
         else this.m.triple = lx.text;
         lx.next();
         return;
@@ -415,17 +430,34 @@ class Parser {
         this.expect(Tok.Equal);
         if (lx.tk() !== Tok.LBrace) this.error("expected '{'");
         const bodyStart = lx.pos;
-        let depth = 0;
-        let bodyEnd = bodyStart;
-        do {
-          if (lx.tk() === Tok.EOF) this.error('unterminated attribute group');
-          if (lx.tk() === Tok.LBrace) depth++;
-          else if (lx.tk() === Tok.RBrace) {
-            depth--;
-            if (depth === 0) bodyEnd = lx.start;
+        lx.next();
+        // LLParser reads attributes up to '}': anything else is "unterminated attribute group"
+        for (;;) {
+          const t = lx.tk();
+          if (t === Tok.RBrace) break;
+          if (t === Tok.Word && (isFunctionSuffixWord(lx.text) || PARAM_ATTRS.has(lx.text))) {
+            const w = lx.text;
+            lx.next();
+            if (lx.tk() === Tok.LParen) this.skipParens();
+            else if (lx.tk() === Tok.Equal && (w === 'alignstack' || w === 'align')) {
+              lx.next();
+              this.parseUInt();
+            } else if (w === 'align') this.parseAlignment(true);
+            continue;
           }
-          lx.next();
-        } while (depth > 0);
+          if (t === Tok.String) {
+            lx.next();
+            if (lx.tk() === Tok.Equal) {
+              lx.next();
+              if (lx.tk() !== Tok.String) this.error('expected string');
+              lx.next();
+            }
+            continue;
+          }
+          this.error('unterminated attribute group');
+        }
+        const bodyEnd = lx.start;
+        lx.next();
         this.m.attributeGroups.set(id, lx.slice(bodyStart, bodyEnd).trim());
         return;
       }
@@ -480,6 +512,11 @@ class Parser {
   private parseMetadataDef(): void {
     const lx = this.lx;
     const start = lx.start;
+    if (lx.tk() === Tok.MetadataID) {
+      // LLParser: each !N is defined once, and every !N used is defined somewhere
+      if (this.mdDefined.has(lx.num)) this.error('Metadata id is already used');
+      this.mdDefined.add(lx.num);
+    }
     lx.next();
     this.expect(Tok.Equal, "'=' in metadata definition");
     this.eatWord('distinct');
@@ -491,6 +528,7 @@ class Parser {
   private skipMetadataValue(): void {
     const lx = this.lx;
     if (lx.tk() === Tok.MetadataID) {
+      this.noteMetadataRef();
       lx.next();
       return;
     }
@@ -504,6 +542,7 @@ class Parser {
         let depth = 0;
         do {
           if (lx.tk() === Tok.EOF) this.error('unterminated metadata node');
+          if (lx.tk() === Tok.MetadataID) this.noteMetadataRef();
           if (lx.tk() === Tok.LBrace) depth++;
           else if (lx.tk() === Tok.RBrace) depth--;
           lx.next();
