@@ -53,10 +53,12 @@ export class VerifierError extends Error {
     /** What is wrong. */
     readonly detail: string,
     errors?: VerifierError[],
+    /** `file:line:col` of the instruction when the module was read from text, else null. */
+    readonly location: string | null = null,
   ) {
     super(
       errors === undefined
-        ? formatProblem(functionName, blockName, instruction, detail)
+        ? (location !== null ? location + ': ' : '') + formatProblem(functionName, blockName, instruction, detail)
         : `IR verification failed (${errors.length} problem${errors.length === 1 ? '' : 's'}):\n` + errors.map((e) => '  ' + e.message.replace(/\n/g, '\n  ')).join('\n'),
     );
     this.name = 'VerifierError';
@@ -68,6 +70,19 @@ function formatProblem(fn: string, block: string | null, inst: string | null, de
   let where = fn === '' ? 'module' : `@${fn}`;
   if (block !== null) where += `, block ${block}`;
   return inst === null ? `${where}: ${detail}` : `${where}: ${detail}\n    ${inst.trim()}`;
+}
+
+/** `file:line:col` of an instruction the parser read (see Instruction.srcOffset), or null. */
+function sourceLocation(fn: Function, inst: Instruction): string | null {
+  const src = fn.parent?.source;
+  const off = inst.srcOffset;
+  if (src === null || src === undefined || off < 0 || off > src.text.length) return null;
+  // counted only when a problem is reported: a report costs a scan of the text before it
+  const text = src.text;
+  let line = 1;
+  for (let p = text.indexOf('\n'); p !== -1 && p < off; p = text.indexOf('\n', p + 1)) line++;
+  const col = off - (text.lastIndexOf('\n', off - 1) + 1) + 1;
+  return `${src.file}:${line}:${col}`;
 }
 
 /** Problems reported per function before the rest are summarized. */
@@ -166,7 +181,7 @@ class FunctionVerifier {
         text = `<${inst.opcodeName} instruction>`;
       }
     }
-    sink.list.push(new VerifierError(this.fn.name, this.blockName(bb), text, detail));
+    sink.list.push(new VerifierError(this.fn.name, this.blockName(bb), text, detail, undefined, inst !== null ? sourceLocation(this.fn, inst) : null));
   }
 
   /** `report` into the problem list `g`. */

@@ -292,6 +292,7 @@ class Parser {
   // ---- module -----------------------------------------------------------------------
 
   parseModule(): Module {
+    this.m.source = { file: this.file, text: this.text };
     this.prescan();
     const lx = this.lx;
     lx.next();
@@ -1672,6 +1673,7 @@ class Parser {
       this.expect(Tok.Equal);
     }
     const inst = this.parseInstruction(bb);
+    inst.srcOffset = resultLoc;
     // metadata attachments: , !name !N
     let md: string | null = null;
     while (lx.tk() === Tok.Comma) {
