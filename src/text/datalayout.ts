@@ -47,6 +47,18 @@ export function dataLayoutProblem(s: string): string | null {
         const e = nums(rest);
         if (e !== null) return e;
         if ((c === 'i' || c === 'f' || c === 'v') && !/^[0-9]+:/.test(rest)) return 'Missing alignment specification in datalayout string';
+        if (c === 'i' || c === 'f' || c === 'v' || c === 'a' || c === 'p') {
+          // the alignments after the size (and, for p, the size too) are bits of whole bytes, powers of two
+          const parts = rest.split(':').slice(1);
+          for (let k = 0; k < parts.length; k++) {
+            const v = Number(parts[k]);
+            if (parts[k] === '' || (c === 'p' && (k === 0 || k === 3))) continue;
+            if (v % 8 !== 0) return 'number of bits must be a byte width multiple';
+            const bytes = v / 8;
+            if ((bytes & (bytes - 1)) !== 0) return 'Invalid ABI alignment, must be a power of 2';
+          }
+        }
+        if (c === 'S' && Number(rest) % 8 !== 0) return 'number of bits must be a byte width multiple';
         break;
       }
       case 'F':

@@ -212,11 +212,17 @@ export interface LLReport {
 }
 
 /** n `.ll` mutants of the corpus from seed `seed`, each judged by us and by llvm-as-19. */
-export function fuzzLL(corpus: { name: string; text: string }[], n: number, seed: number, withLlvm: boolean): LLReport {
+/** Lets the test runner's worker answer its RPC during a long loop (vitest times out otherwise). */
+function breathe(k: number): Promise<void> | null {
+  return k % 16 === 15 ? new Promise((r) => setImmediate(r)) : null;
+}
+
+export async function fuzzLL(corpus: { name: string; text: string }[], n: number, seed: number, withLlvm: boolean): Promise<LLReport> {
   const diffs = documentedDifferences();
   const rep: LLReport = { counts: {}, undocumented: [], internal: [], stricter: [] };
   const bump = (k: string): void => void (rep.counts[k] = (rep.counts[k] ?? 0) + 1);
   for (let k = 0; k < n; k++) {
+    await breathe(k);
     const s = seed + k;
     const base = corpus[k % corpus.length];
     const text = mutateLL(base.text, s);
@@ -251,9 +257,10 @@ export interface SyReport {
   internal: { seed: number; base: string; detail: string; text: string }[];
 }
 
-export function fuzzSysY(corpus: { name: string; text: string }[], n: number, seed: number): SyReport {
+export async function fuzzSysY(corpus: { name: string; text: string }[], n: number, seed: number): Promise<SyReport> {
   const rep: SyReport = { counts: {}, internal: [] };
   for (let k = 0; k < n; k++) {
+    await breathe(k);
     const s = seed + k;
     const base = corpus[k % corpus.length];
     const text = mutateSysY(base.text, s);
@@ -271,10 +278,11 @@ export interface CorruptionReport {
 }
 
 /** n semantic corruptions of the corpus, each judged by opt-19 -passes=verify and by us. */
-export function fuzzCorruptions(corpus: { name: string; text: string }[], n: number, seed: number): CorruptionReport {
+export async function fuzzCorruptions(corpus: { name: string; text: string }[], n: number, seed: number): Promise<CorruptionReport> {
   const rep: CorruptionReport = { counts: {}, missed: [] };
   const bump = (k: string): void => void (rep.counts[k] = (rep.counts[k] ?? 0) + 1);
   for (let k = 0; k < n; k++) {
+    await breathe(k);
     const kind = CORRUPTIONS[k % CORRUPTIONS.length];
     const base = corpus[(k * 7) % corpus.length];
     const text = corrupt(parseModule(base.text, base.name), kind, seed + k);
@@ -302,10 +310,12 @@ export function fuzzCorruptions(corpus: { name: string; text: string }[], n: num
  * A sample through the CLI's error path (`verify`, `opt -O2`, `run --max-steps`): exit 0 or
  * 1, no internal error, no stack trace, and a failure that names a place. Returns problems.
  */
-export function cliSample(texts: { text: string; ext: '.ll' | '.sy' }[]): string[] {
+export async function cliSample(texts: { text: string; ext: '.ll' | '.sy' }[]): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'ssakit-badinput-'));
   const problems: string[] = [];
-  texts.forEach(({ text, ext }, k) => {
+  for (let k = 0; k < texts.length; k++) {
+    await new Promise((r) => setImmediate(r));
+    const { text, ext } = texts[k];
     const f = join(dir, `m${k}${ext}`);
     writeFileSync(f, text);
     const cmds = ext === '.ll' ? [['verify', f], ['opt', '-O2', f, '-o', '/dev/null'], ['run', '--max-steps', '200000', f]] : [['run', '--max-steps', '200000', f], ['compile', f, '-O2', '-o', '/dev/null']];
@@ -320,6 +330,6 @@ export function cliSample(texts: { text: string; ext: '.ll' | '.sy' }[]): string
         problems.push(`${what}: unlocated failure: ${err.slice(0, 300)}`);
       }
     }
-  });
+  }
   return problems;
 }

@@ -27,8 +27,8 @@ function show(title: string, counts: Record<string, number>): void {
 }
 
 describe.runIf(hasLlvm())('fuzz: bad input', () => {
-  it(`${LL_N} .ll mutants: no internal error, no timeout, and what we accept llvm-as-19 accepts`, () => {
-    const rep = fuzzLL(llCorpus(1000, 20), LL_N, SEED * 1_000_000, true);
+  it(`${LL_N} .ll mutants: no internal error, no timeout, and what we accept llvm-as-19 accepts`, async () => {
+    const rep = await fuzzLL(llCorpus(1000, 20), LL_N, SEED * 1_000_000, true);
     show(`.ll mutants (${LL_N}, seed ${SEED * 1_000_000}):`, rep.counts);
     for (const s of rep.stricter.slice(0, 15)) console.log(`  stricter than llvm-as (seed ${s.seed}, ${s.base}): ${s.ours}`);
     for (const u of rep.undocumented.slice(0, 10)) console.log(`UNDOCUMENTED seed ${u.seed} (${u.base}): llvm-as-19: ${u.llvm}`);
@@ -37,21 +37,21 @@ describe.runIf(hasLlvm())('fuzz: bad input', () => {
     expect(rep.undocumented.map((x) => `${x.seed}: ${x.llvm}`)).toEqual([]);
   }, 24 * 3600_000);
 
-  it(`${SY_N} .sy mutants: no internal error, no timeout`, () => {
-    const rep = fuzzSysY(syCorpus(1000, 40), SY_N, SEED * 2_000_000);
+  it(`${SY_N} .sy mutants: no internal error, no timeout`, async () => {
+    const rep = await fuzzSysY(syCorpus(1000, 40), SY_N, SEED * 2_000_000);
     show(`.sy mutants (${SY_N}, seed ${SEED * 2_000_000}):`, rep.counts);
     for (const u of rep.internal.slice(0, 10)) console.log(`INTERNAL seed ${u.seed} (${u.base}): ${u.detail}`);
     expect(rep.internal.map((x) => `${x.seed}: ${x.detail.split('\n')[0]}`)).toEqual([]);
   }, 24 * 3600_000);
 
-  it(`${CORRUPT_N} semantic corruptions: what opt-19 -passes=verify rejects, we reject`, () => {
-    const rep = fuzzCorruptions(llCorpus(1000, 0), CORRUPT_N, SEED * 3_000_000);
+  it(`${CORRUPT_N} semantic corruptions: what opt-19 -passes=verify rejects, we reject`, async () => {
+    const rep = await fuzzCorruptions(llCorpus(1000, 0), CORRUPT_N, SEED * 3_000_000);
     show(`semantic corruptions (${CORRUPT_N}):`, rep.counts);
     for (const u of rep.missed.slice(0, 10)) console.log(`MISSED ${u.kind} seed ${u.seed} (${u.base}): opt-19: ${u.llvm}`);
     expect(rep.missed.map((x) => `${x.kind} ${x.seed}: ${x.llvm}`)).toEqual([]);
   }, 24 * 3600_000);
 
-  it(`${CLI_N} mutants through the CLI: exit 0 or 1, located errors, no stack trace`, () => {
+  it(`${CLI_N} mutants through the CLI: exit 0 or 1, located errors, no stack trace`, async () => {
     const ll = llCorpus(1000, 0);
     const sy = syCorpus(1000, 0);
     const texts: { text: string; ext: '.ll' | '.sy' }[] = [];
@@ -59,6 +59,6 @@ describe.runIf(hasLlvm())('fuzz: bad input', () => {
       if (k % 2 === 0) texts.push({ text: mutateLL(ll[k % ll.length].text, SEED * 4_000_000 + k), ext: '.ll' });
       else texts.push({ text: mutateSysY(sy[k % sy.length].text, SEED * 4_000_000 + k), ext: '.sy' });
     }
-    expect(cliSample(texts)).toEqual([]);
+    expect(await cliSample(texts)).toEqual([]);
   }, 24 * 3600_000);
 });
