@@ -221,8 +221,11 @@ export async function fuzzLL(corpus: { name: string; text: string }[], n: number
   const diffs = documentedDifferences();
   const rep: LLReport = { counts: {}, undocumented: [], internal: [], stricter: [] };
   const bump = (k: string): void => void (rep.counts[k] = (rep.counts[k] ?? 0) + 1);
+  const progress = process.env.SSAKIT_BADINPUT_PROGRESS;
   for (let k = 0; k < n; k++) {
     await breathe(k);
+    // a long run can be read while it goes: the counts so far, every 100 mutants
+    if (progress !== undefined && k % 100 === 0) writeFileSync(progress, JSON.stringify({ done: k, of: n, counts: rep.counts, undocumented: rep.undocumented.map((u) => [u.seed, u.base, u.llvm]), internal: rep.internal.map((u) => [u.seed, u.base, u.detail.split('\n')[0]]), stricter: rep.stricter.slice(0, 30).map((u) => [u.seed, u.base, u.ours]) }, null, 1));
     const s = seed + k;
     const base = corpus[k % corpus.length];
     const text = mutateLL(base.text, s);

@@ -8,6 +8,7 @@
  *   SSAKIT_BADINPUT_CORRUPT_N [270]  semantic corruptions, checked against opt-19 -passes=verify
  *   SSAKIT_BADINPUT_CLI_N [30]       mutants also sent through the CLI's error path
  *   SSAKIT_BADINPUT_SEED [1]
+ *   SSAKIT_BADINPUT_PROGRESS         a file the .ll run rewrites every 100 mutants with its counts so far
  *   SSAKIT_BADINPUT_DEEP_EVERY [1]   every how many accepted mutants one also runs -O2 and the
  *                                    interpreter (all are parsed and verified)
  */
