@@ -127,6 +127,12 @@ const SIMPLE_TYPES = new Map<string, Type>([
   ['i32', i32], ['i64', intType(64)],
 ]);
 
+/** What may follow `, ` after a global variable's initializer (LLParser::parseGlobal). */
+const GLOBAL_PROPERTIES = new Set([
+  'section', 'partition', 'comdat', 'align', 'code_model', 'no_sanitize_address', 'no_sanitize_hwaddress',
+  'sanitize_address_dyninit', 'sanitize_memtag',
+]);
+
 const TOP_LEVEL_WORDS = new Set(['define', 'declare', 'attributes', 'source_filename', 'target', 'module', 'uselistorder', 'uselistorder_bb']);
 
 /** A source offset; turned into line:column only when an error is reported. */
@@ -196,6 +202,8 @@ class Parser {
   /** Blockaddress constants to resolve after all functions are parsed. */
   /** Metadata ids defined (`!N = …`), and where each id used was first used. */
   private mdDefined = new Set<number>();
+  /** Whether an entity other than `target …`/`source_filename` has been read. */
+  private sawEntity = false;
   private mdUsed = new Map<number, Loc>();
 
   private noteMetadataRef(): void {
@@ -297,6 +305,7 @@ class Parser {
     const lx = this.lx;
     lx.next();
     while (lx.tk() !== Tok.EOF) {
+      if (!(lx.tk() === Tok.Word && (lx.text === 'target' || lx.text === 'source_filename'))) this.sawEntity = true;
       switch (lx.tk()) {
         case Tok.Word:
           this.parseTopLevelWord();
@@ -393,6 +402,8 @@ class Parser {
         this.parseFunction(false);
         return;
       case 'source_filename':
+        // LLVM 19 reads the target definitions and source_filename before any other entity
+        if (this.sawEntity) this.error('expected top-level entity');
         lx.next();
         this.expect(Tok.Equal);
         if (lx.tk() !== Tok.String) this.error('expected string');
@@ -400,6 +411,7 @@ class Parser {
         lx.next();
         return;
       case 'target': {
+        if (this.sawEntity) this.error('expected top-level entity');
         lx.next();
         const which = lx.text;
         if (!this.eatWord('datalayout') && !this.eatWord('triple')) this.error("expected 'datalayout' or 'triple'");
@@ -693,6 +705,7 @@ class Parser {
         if (!/^,\s*!dbg\b/.test(text)) g.md += text;
         continue;
       } else if (lx.tk() === Tok.Word) {
+        if (!GLOBAL_PROPERTIES.has(lx.text)) this.error('unknown global variable property!');
         lx.next();
         while (lx.tk() === Tok.String || lx.tk() === Tok.LParen || lx.tk() === Tok.Int) {
           if (lx.tk() === Tok.LParen) this.skipParens();
@@ -1007,7 +1020,6 @@ class Parser {
         const text = lx.text;
         lx.next();
         if (ty.kind === TypeKind.Int) return text.length < 16 ? ConstantInt.getNumber(ty, Number(text)) : ConstantInt.get(ty, BigInt(text));
-        if (ty.isFloatingPoint()) return ConstantFP.get(ty, Number(text));
         this.error(`integer constant must have integer type, not '${ty}'`, loc);
         break;
       }
