@@ -451,7 +451,8 @@ class Parser {
           if (t === Tok.Word && (isFunctionSuffixWord(lx.text) || PARAM_ATTRS.has(lx.text))) {
             const w = lx.text;
             lx.next();
-            if (lx.tk() === Tok.LParen) this.skipParens();
+            if (w === 'allockind') this.parseAllocKind();
+            else if (lx.tk() === Tok.LParen) this.skipParens();
             else if (lx.tk() === Tok.Equal && (w === 'alignstack' || w === 'align')) {
               lx.next();
               this.parseUInt();
@@ -988,6 +989,19 @@ class Parser {
     }
   }
 
+  /** `allockind("alloc,zeroed")`: a string of the kinds LLParser knows. */
+  private parseAllocKind(): void {
+    const lx = this.lx;
+    this.expect(Tok.LParen);
+    const loc = lx.loc();
+    if (lx.tk() !== Tok.String) this.error('expected allockind value', loc);
+    for (const k of lx.text.split(',')) {
+      if (!['alloc', 'realloc', 'free', 'uninitialized', 'zeroed', 'aligned'].includes(k)) this.error(`unknown allockind ${k}`, loc);
+    }
+    lx.next();
+    this.expect(Tok.RParen);
+  }
+
   parseTypeAndConstant(): Constant {
     const t = this.parseType();
     return this.parseConstant(t);
@@ -1431,6 +1445,7 @@ class Parser {
         lx.next();
         if (w === 'align') this.parseAlignment(false);
         else if (w === 'allocsize') this.parseAllocSize(fnType, wloc);
+        else if (w === 'allockind') this.parseAllocKind();
         else if (lx.tk() === Tok.LParen) this.skipParens();
         else if (lx.tk() === Tok.Int && (w === 'alignstack' || w === 'addrspace')) lx.next();
         else if (lx.tk() === Tok.String && (w === 'section' || w === 'gc' || w === 'partition')) lx.next();
