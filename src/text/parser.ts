@@ -566,9 +566,11 @@ class Parser {
       this.error('expected metadata');
     }
     if (lx.tk() === Tok.MetadataVar) {
-      // !DILocation(...) specialized nodes, or a named reference
+      // !DILocation(...) specialized nodes; a bare !name is not a metadata value (LLParser)
+      const loc = lx.loc();
       lx.next();
-      if (lx.tk() === Tok.LParen) this.skipParens();
+      if (lx.tk() !== Tok.LParen) this.error('expected metadata type', loc);
+      this.skipParens();
       return;
     }
     this.error(`expected metadata, found ${this.describe()}`);
@@ -2275,7 +2277,7 @@ class Parser {
         lx.next();
         continue;
       }
-      if (lx.tk() === Tok.Word && isFunctionSuffixWord(lx.text)) {
+      if (lx.tk() === Tok.Word && isFunctionSuffixWord(lx.text) && !DEFINITION_ONLY_WORDS.has(lx.text)) {
         // a function attribute; any other word is left for the next instruction, which
         // reports it as LLParser does ("expected instruction opcode")
         const w = lx.text;
@@ -2343,6 +2345,11 @@ const FUNCTION_SUFFIX_WORDS = new Set([
   'shadowcallstack', 'skipprofile', 'speculatable', 'speculative_load_hardening', 'ssp', 'sspreq', 'sspstrong',
   'strictfp', 'uwtable', 'vscale_range', 'willreturn', 'writeonly', 'argmemonly', 'inaccessiblememonly',
   'inaccessiblemem_or_argmemonly', 'fnretthunk', 'sanitize_realtime', 'sanitize_realtime_blocking', 'nooutline',
+]);
+
+/** Words of FUNCTION_SUFFIX_WORDS that belong to a function's definition, not to a call. */
+const DEFINITION_ONLY_WORDS = new Set([
+  'unnamed_addr', 'local_unnamed_addr', 'addrspace', 'section', 'partition', 'comdat', 'align', 'gc', 'prefix', 'prologue', 'personality',
 ]);
 
 function isFunctionSuffixWord(w: string): boolean {
