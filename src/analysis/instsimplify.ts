@@ -377,20 +377,25 @@ export function constantFoldCast(op: Opcode, c: Constant, to: Type, flags = 0): 
 
 /** Whether a pointer is known not to be null (address space 0). */
 function isKnownNonNullPtr(v: Value): boolean {
-  if (v.type.kind !== TypeKind.Ptr || v.type.bits !== 0) return false;
-  switch (v.kind) {
-    case ValueKind.GlobalVariable:
-    case ValueKind.Function:
-      return !(v as GlobalVariable).attrs.linkage.includes('extern_weak');
-    case ValueKind.Instruction:
-      return (v as Instruction).op === Opcode.Alloca;
-    case ValueKind.ConstantExpr: {
-      const ce = v as ConstantExpr;
-      // an inbounds GEP of a non-null object stays non-null
-      return ce.opcode === Opcode.GetElementPtr && (ce.flags & Flag.InBounds) !== 0 && isKnownNonNullPtr(ce.operands[0]);
+  // a loop, not recursion: constant GEPs may nest thousands deep
+  for (;;) {
+    if (v.type.kind !== TypeKind.Ptr || v.type.bits !== 0) return false;
+    switch (v.kind) {
+      case ValueKind.GlobalVariable:
+      case ValueKind.Function:
+        return !(v as GlobalVariable).attrs.linkage.includes('extern_weak');
+      case ValueKind.Instruction:
+        return (v as Instruction).op === Opcode.Alloca;
+      case ValueKind.ConstantExpr: {
+        const ce = v as ConstantExpr;
+        // an inbounds GEP of a non-null object stays non-null
+        if (ce.opcode !== Opcode.GetElementPtr || (ce.flags & Flag.InBounds) === 0) return false;
+        v = ce.operands[0];
+        continue;
+      }
+      default:
+        return false;
     }
-    default:
-      return false;
   }
 }
 

@@ -27,7 +27,7 @@ function slots(fn: Function): Map<Value, string> {
   return m;
 }
 
-function valueText(v: Value, names: Map<Value, string>): string {
+function valueText(v: Value, names: Map<Value, string>, depth = 0): string {
   const local = names.get(v);
   if (local !== undefined) return '%' + local;
   switch (v.kind) {
@@ -57,7 +57,9 @@ function valueText(v: Value, names: Map<Value, string>): string {
       return '@' + quoteIdentifier(v.name);
     case ValueKind.ConstantExpr: {
       const ce = v as ConstantExpr;
-      return `${OPCODE_NAMES[ce.opcode]} (${ce.operands.map((o) => `${o.type} ${valueText(o, names)}`).join(', ')})`;
+      // a message, not IR to read back: deep nesting (thousands of levels are legal) is cut short
+      if (depth >= 8) return '...';
+      return `${OPCODE_NAMES[ce.opcode]} (${ce.operands.map((o) => `${o.type} ${valueText(o, names, depth + 1)}`).join(', ')})`;
     }
     default:
       return '<const>';

@@ -10,17 +10,17 @@
  */
 import { BlockAddress, ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, ConstantString, type Constant } from '../ir/constants.js';
 import type { BasicBlock } from '../ir/basic-block.js';
-import { Function, GlobalAlias } from '../ir/function.js';
+import { Function, GlobalAlias, type GlobalVariable } from '../ir/function.js';
 import { allocSize, storeSize, structLayout } from '../ir/layout.js';
 import type { Module } from '../ir/module.js';
 import { Opcode, Pred } from '../ir/opcodes.js';
-import { Type, TypeKind } from '../ir/types.js';
+import { Type, TypeKind, quoteIdentifier } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 import { compileFunction, type ModuleContext } from './codegen.js';
-import { Fault } from './errors.js';
+import { Fault, InterpError } from './errors.js';
 import { LIBC, type FileIds } from './libc.js';
 import { FnInfo, type ExternalFn, type Machine } from './machine.js';
-import { AK, ID_UNIT, TWO32 } from './memory.js';
+import { AK, ID_UNIT, TWO32, type Memory } from './memory.js';
 import { RT } from './runtime.js';
 import { bitcastValue, writeRaw, zeroValue } from './typed-memory.js';
 import { BIN_ADD, binW, fptosi64, fptoui64, ubig, wrapW, type Wide } from './wide.js';
@@ -77,7 +77,7 @@ export class LoadedModule implements ModuleContext {
         } else this.addr.set(g, M.allocExtern(g.name) * ID_UNIT);
         continue;
       }
-      const id = M.allocOwned(allocSize(g.valueType), g.isConstant ? AK.ConstGlobal : AK.Global, g.name || '<unnamed>');
+      const id = allocGlobal(M, g);
       this.addr.set(g, id * ID_UNIT);
     }
     for (const g of module.globals) {
@@ -160,6 +160,7 @@ export class LoadedModule implements ModuleContext {
     }
     const cached = this.constCache.get(c);
     if (cached !== undefined) return cached;
+    this.evalNestedFirst(c as Constant);
     let v: unknown;
     switch (c.kind) {
       case ValueKind.ConstantArray:
@@ -190,6 +191,31 @@ export class LoadedModule implements ModuleContext {
     }
     this.constCache.set(c, v);
     return v;
+  }
+
+  /**
+   * Evaluates the nested aggregates and expressions below `root` children first, with an
+   * explicit stack, so that evaluating `root` finds every operand cached: constant
+   * expressions may nest thousands deep (llvm-as reads 5,000), deeper than recursion goes.
+   */
+  private evalNestedFirst(root: Constant): void {
+    const cache = this.constCache;
+    const pending = (o: Value): boolean =>
+      (o.kind === ValueKind.ConstantExpr || o.kind === ValueKind.ConstantArray || o.kind === ValueKind.ConstantStruct || o.kind === ValueKind.ConstantVector) && !cache.has(o);
+    const kids = (c: Constant): readonly Constant[] => (c.kind === ValueKind.ConstantExpr ? (c as ConstantExpr).operands : c.kind === ValueKind.ConstantString ? [] : ((c as ConstantAggregate).elements ?? []));
+    if (!kids(root).some(pending)) return;
+    const stack: Constant[] = [root];
+    const expanded = new Set<Constant>();
+    while (stack.length > 0) {
+      const c = stack[stack.length - 1];
+      if (!expanded.has(c)) {
+        expanded.add(c);
+        for (const o of kids(c)) if (pending(o) && !expanded.has(o)) stack.push(o);
+        continue;
+      }
+      stack.pop();
+      if (c !== root && !cache.has(c)) this.constValue(c);
+    }
   }
 
   private evalExpr(ce: ConstantExpr): unknown {
@@ -280,6 +306,22 @@ export class LoadedModule implements ModuleContext {
       default:
         writeRaw(dv, off, this.constValue(c), ty);
     }
+  }
+}
+
+/**
+ * A global's buffer, or an InterpError naming it when it cannot have one: an object is at
+ * most 1 GiB (as an alloca is), and the host may refuse a smaller one.
+ */
+function allocGlobal(M: Memory, g: GlobalVariable): number {
+  const size = allocSize(g.valueType);
+  const what = `global @${g.name === '' ? '<unnamed>' : quoteIdentifier(g.name)} of type '${g.valueType}'`;
+  if (!(size <= ID_UNIT)) throw new InterpError(`${what} needs ${size} bytes (more than 1 GiB per object)`);
+  try {
+    return M.allocOwned(size, g.isConstant ? AK.ConstGlobal : AK.Global, g.name || '<unnamed>');
+  } catch (e) {
+    if (e instanceof RangeError) throw new InterpError(`out of memory: ${what} needs ${size} bytes`);
+    throw e;
   }
 }
 

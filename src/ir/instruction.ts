@@ -57,6 +57,12 @@ export class Instruction extends Value implements User {
   md: string | null = null;
   /** Extra printed text some rare forms need (atomic orderings, `inrange`, …). */
   extra: string | null = null;
+  /**
+   * Where the parser read this instruction (a character offset into the module's
+   * `source.text`), so verifier reports can say file:line:col; -1 when made by a transform
+   * or the builder.
+   */
+  srcOffset = -1;
 
   constructor(
     readonly op: Opcode,

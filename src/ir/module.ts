@@ -12,6 +12,8 @@ export class Module {
   sourceFilename: string | null = null;
   dataLayout: string | null = null;
   triple: string | null = null;
+  /** The text this module was parsed from (for file:line:col in verifier reports), or null. */
+  source: { file: string; text: string } | null = null;
   /** Identified struct types in definition order. */
   readonly structs: Type[] = [];
   readonly globals: GlobalVariable[] = [];

@@ -31,6 +31,7 @@ import type { Function } from './function.js';
 import type { Instruction } from './instruction.js';
 import { Module } from './module.js';
 import { Opcode, OPCODE_NAMES, isBinaryOp, isFloatBinaryOp } from './opcodes.js';
+import { intrinsicCallProblem, intrinsicDeclarationProblem } from './intrinsic-verifier.js';
 import { Type, TypeKind } from './types.js';
 import { Value, ValueKind } from './value.js';
 
@@ -52,10 +53,12 @@ export class VerifierError extends Error {
     /** What is wrong. */
     readonly detail: string,
     errors?: VerifierError[],
+    /** `file:line:col` of the instruction when the module was read from text, else null. */
+    readonly location: string | null = null,
   ) {
     super(
       errors === undefined
-        ? formatProblem(functionName, blockName, instruction, detail)
+        ? (location !== null ? location + ': ' : '') + formatProblem(functionName, blockName, instruction, detail)
         : `IR verification failed (${errors.length} problem${errors.length === 1 ? '' : 's'}):\n` + errors.map((e) => '  ' + e.message.replace(/\n/g, '\n  ')).join('\n'),
     );
     this.name = 'VerifierError';
@@ -67,6 +70,19 @@ function formatProblem(fn: string, block: string | null, inst: string | null, de
   let where = fn === '' ? 'module' : `@${fn}`;
   if (block !== null) where += `, block ${block}`;
   return inst === null ? `${where}: ${detail}` : `${where}: ${detail}\n    ${inst.trim()}`;
+}
+
+/** `file:line:col` of an instruction the parser read (see Instruction.srcOffset), or null. */
+function sourceLocation(fn: Function, inst: Instruction): string | null {
+  const src = fn.parent?.source;
+  const off = inst.srcOffset;
+  if (src === null || src === undefined || off < 0 || off > src.text.length) return null;
+  // counted only when a problem is reported: a report costs a scan of the text before it
+  const text = src.text;
+  let line = 1;
+  for (let p = text.indexOf('\n'); p !== -1 && p < off; p = text.indexOf('\n', p + 1)) line++;
+  const col = off - (text.lastIndexOf('\n', off - 1) + 1) + 1;
+  return `${src.file}:${line}:${col}`;
 }
 
 /** Problems reported per function before the rest are summarized. */
@@ -165,7 +181,7 @@ class FunctionVerifier {
         text = `<${inst.opcodeName} instruction>`;
       }
     }
-    sink.list.push(new VerifierError(this.fn.name, this.blockName(bb), text, detail));
+    sink.list.push(new VerifierError(this.fn.name, this.blockName(bb), text, detail, undefined, inst !== null ? sourceLocation(this.fn, inst) : null));
   }
 
   /** `report` into the problem list `g`. */
@@ -194,6 +210,8 @@ class FunctionVerifier {
   run(): VerifierError[] {
     const fn = this.fn;
     for (const a of fn.args) if (a.parent !== fn) this.report(`argument ${a.index} does not belong to the function`, null);
+    const intrinsicDecl = intrinsicDeclarationProblem(fn);
+    if (intrinsicDecl !== null) this.report(intrinsicDecl, null);
     if (fn.isDeclaration()) return this.finish();
     if (fn.fnType.kind !== TypeKind.Function) {
       this.report('function type is not a function type', null);
@@ -825,6 +843,7 @@ function callProblem(i: Instruction): string | null {
     if (!ops[k].value.type.isFirstClass()) return `variadic argument ${k - 1} has non-first-class type '${ops[k].value.type}'`;
   }
   if (i.type !== ft.returnType) return `call result type '${i.type}' differs from the callee's return type '${ft.returnType}'`;
+  if (callee.kind === ValueKind.Function && callee.name.startsWith('llvm.')) return intrinsicCallProblem(i, callee as Function, ft);
   return null;
 }
 

@@ -65,6 +65,7 @@ import {
 import { Argument, Value, ValueKind } from '../ir/value.js';
 import { INTERN_SLOTS, Lexer, Tok, TOK_NAMES } from './lexer.js';
 import { parseFloatLiteral } from './float-format.js';
+import { dataLayoutProblem } from './datalayout.js';
 
 export interface ParseOptions {
   /**
@@ -124,6 +125,12 @@ const SIMPLE_TYPES = new Map<string, Type>([
   ['bfloat', bfloatType], ['x86_fp80', x86fp80Type], ['fp128', fp128Type], ['label', labelType],
   ['metadata', metadataType], ['token', tokenType], ['i1', i1], ['i8', intType(8)], ['i16', intType(16)],
   ['i32', i32], ['i64', intType(64)],
+]);
+
+/** What may follow `, ` after a global variable's initializer (LLParser::parseGlobal). */
+const GLOBAL_PROPERTIES = new Set([
+  'section', 'partition', 'comdat', 'align', 'code_model', 'no_sanitize_address', 'no_sanitize_hwaddress',
+  'sanitize_address_dyninit', 'sanitize_memtag',
 ]);
 
 const TOP_LEVEL_WORDS = new Set(['define', 'declare', 'attributes', 'source_filename', 'target', 'module', 'uselistorder', 'uselistorder_bb']);
@@ -193,6 +200,16 @@ class Parser {
   /** Whether the text mentions blockaddress at all (checked once: keeping block tables costs memory). */
   private mayHaveBlockAddresses = false;
   /** Blockaddress constants to resolve after all functions are parsed. */
+  /** Metadata ids defined (`!N = …`), and where each id used was first used. */
+  private mdDefined = new Set<number>();
+  /** Whether an entity other than `target …`/`source_filename` has been read. */
+  private sawEntity = false;
+  private mdUsed = new Map<number, Loc>();
+
+  private noteMetadataRef(): void {
+    const n = this.lx.num;
+    if (!this.mdUsed.has(n)) this.mdUsed.set(n, this.lx.loc());
+  }
 
   constructor(
     readonly text: string,
@@ -273,6 +290,7 @@ class Parser {
     let depth = 0;
     do {
       if (this.lx.tk() === Tok.EOF) this.error("unterminated '('");
+      if (this.lx.tk() === Tok.MetadataID) this.noteMetadataRef();
       if (this.lx.tk() === Tok.LParen) depth++;
       else if (this.lx.tk() === Tok.RParen) depth--;
       this.lx.next();
@@ -282,10 +300,12 @@ class Parser {
   // ---- module -----------------------------------------------------------------------
 
   parseModule(): Module {
+    this.m.source = { file: this.file, text: this.text };
     this.prescan();
     const lx = this.lx;
     lx.next();
     while (lx.tk() !== Tok.EOF) {
+      if (!(lx.tk() === Tok.Word && (lx.text === 'target' || lx.text === 'source_filename'))) this.sawEntity = true;
       switch (lx.tk()) {
         case Tok.Word:
           this.parseTopLevelWord();
@@ -312,6 +332,7 @@ class Parser {
     for (const [g, loc] of this.globalForwardLoc) {
       if (!this.definedGlobals.has(g)) this.error(`use of undefined value '@${g.name}'`, loc);
     }
+    for (const [n, loc] of this.mdUsed) if (!this.mdDefined.has(n)) this.error(`use of undefined metadata '!${n}'`, loc);
     for (const p of this.pendingBlockAddresses) {
       const fs = this.blockTables.get(p.ba.fn);
       if (fs === undefined && p.ba.fn.kind === ValueKind.Function && (p.ba.fn as Function).isDeclaration()) this.error('cannot take blockaddress inside a declaration', p.loc);
@@ -382,6 +403,8 @@ class Parser {
         this.parseFunction(false);
         return;
       case 'source_filename':
+        // LLVM 19 reads the target definitions and source_filename before any other entity
+        if (this.sawEntity) this.error('expected top-level entity');
         lx.next();
         this.expect(Tok.Equal);
         if (lx.tk() !== Tok.String) this.error('expected string');
@@ -389,12 +412,17 @@ class Parser {
         lx.next();
         return;
       case 'target': {
+        if (this.sawEntity) this.error('expected top-level entity');
         lx.next();
         const which = lx.text;
         if (!this.eatWord('datalayout') && !this.eatWord('triple')) this.error("expected 'datalayout' or 'triple'");
         this.expect(Tok.Equal);
         if (lx.tk() !== Tok.String) this.error('expected string');
-        if (which === 'datalayout') this.m.dataLayout = lx.text;
+        if (which === 'datalayout') {
+          const problem = dataLayoutProblem(lx.text);
+          if (problem !== null) this.error(problem);
+          this.m.dataLayout = lx.text;
+        }
         else this.m.triple = lx.text;
         lx.next();
         return;
@@ -416,17 +444,35 @@ class Parser {
         this.expect(Tok.Equal);
         if (lx.tk() !== Tok.LBrace) this.error("expected '{'");
         const bodyStart = lx.pos;
-        let depth = 0;
-        let bodyEnd = bodyStart;
-        do {
-          if (lx.tk() === Tok.EOF) this.error('unterminated attribute group');
-          if (lx.tk() === Tok.LBrace) depth++;
-          else if (lx.tk() === Tok.RBrace) {
-            depth--;
-            if (depth === 0) bodyEnd = lx.start;
+        lx.next();
+        // LLParser reads attributes up to '}': anything else is "unterminated attribute group"
+        for (;;) {
+          const t = lx.tk();
+          if (t === Tok.RBrace) break;
+          if (t === Tok.Word && (isFunctionSuffixWord(lx.text) || PARAM_ATTRS.has(lx.text))) {
+            const w = lx.text;
+            lx.next();
+            if (w === 'allockind') this.parseAllocKind();
+            else if (lx.tk() === Tok.LParen) this.skipParens();
+            else if (lx.tk() === Tok.Equal && (w === 'alignstack' || w === 'align')) {
+              lx.next();
+              this.parseUInt();
+            } else if (w === 'align') this.parseAlignment(true);
+            continue;
           }
-          lx.next();
-        } while (depth > 0);
+          if (t === Tok.String) {
+            lx.next();
+            if (lx.tk() === Tok.Equal) {
+              lx.next();
+              if (lx.tk() !== Tok.String) this.error('expected string');
+              lx.next();
+            }
+            continue;
+          }
+          this.error('unterminated attribute group');
+        }
+        const bodyEnd = lx.start;
+        lx.next();
         this.m.attributeGroups.set(id, lx.slice(bodyStart, bodyEnd).trim());
         return;
       }
@@ -481,6 +527,11 @@ class Parser {
   private parseMetadataDef(): void {
     const lx = this.lx;
     const start = lx.start;
+    if (lx.tk() === Tok.MetadataID) {
+      // LLParser: each !N is defined once, and every !N used is defined somewhere
+      if (this.mdDefined.has(lx.num)) this.error('Metadata id is already used');
+      this.mdDefined.add(lx.num);
+    }
     lx.next();
     this.expect(Tok.Equal, "'=' in metadata definition");
     this.eatWord('distinct');
@@ -492,6 +543,7 @@ class Parser {
   private skipMetadataValue(): void {
     const lx = this.lx;
     if (lx.tk() === Tok.MetadataID) {
+      this.noteMetadataRef();
       lx.next();
       return;
     }
@@ -505,6 +557,7 @@ class Parser {
         let depth = 0;
         do {
           if (lx.tk() === Tok.EOF) this.error('unterminated metadata node');
+          if (lx.tk() === Tok.MetadataID) this.noteMetadataRef();
           if (lx.tk() === Tok.LBrace) depth++;
           else if (lx.tk() === Tok.RBrace) depth--;
           lx.next();
@@ -514,9 +567,11 @@ class Parser {
       this.error('expected metadata');
     }
     if (lx.tk() === Tok.MetadataVar) {
-      // !DILocation(...) specialized nodes, or a named reference
+      // !DILocation(...) specialized nodes; a bare !name is not a metadata value (LLParser)
+      const loc = lx.loc();
       lx.next();
-      if (lx.tk() === Tok.LParen) this.skipParens();
+      if (lx.tk() !== Tok.LParen) this.error('expected metadata type', loc);
+      this.skipParens();
       return;
     }
     this.error(`expected metadata, found ${this.describe()}`);
@@ -644,7 +699,7 @@ class Parser {
       lx.next();
       if (this.isWord('align')) {
         lx.next();
-        g.align = this.parseUInt('alignment');
+        g.align = this.parseAlignment(false);
         continue;
       }
       if (lx.tk() === Tok.MetadataVar) {
@@ -654,6 +709,7 @@ class Parser {
         if (!/^,\s*!dbg\b/.test(text)) g.md += text;
         continue;
       } else if (lx.tk() === Tok.Word) {
+        if (!GLOBAL_PROPERTIES.has(lx.text)) this.error('unknown global variable property!');
         lx.next();
         while (lx.tk() === Tok.String || lx.tk() === Tok.LParen || lx.tk() === Tok.Int) {
           if (lx.tk() === Tok.LParen) this.skipParens();
@@ -852,8 +908,9 @@ class Parser {
         const w = lx.text;
         lx.next();
         any = true;
-        if (lx.tk() === Tok.LParen) this.skipParens();
-        else if (w === 'align' && lx.tk() === Tok.Int) lx.next();
+        if (w === 'align') this.parseAlignment(true);
+        else if (w === 'range') this.parseRangeAttr();
+        else if (lx.tk() === Tok.LParen) this.skipParens();
         continue;
       }
       if (lx.tk() === Tok.String) {
@@ -872,6 +929,81 @@ class Parser {
   }
 
   // ---- constants ------------------------------------------------------------------------
+
+  /**
+   * The value after `align` (or `align(N)` when `parens` allows it), checked as LLParser
+   * checks it: a non-negative integer, a power of two, at most 2^32.
+   */
+  private parseAlignment(parens: boolean): number {
+    const lx = this.lx;
+    const paren = parens && lx.tk() === Tok.LParen;
+    if (paren) lx.next();
+    const loc = lx.loc();
+    if (lx.tk() !== Tok.Int || lx.text.startsWith('-')) this.error('expected integer', loc);
+    const v = BigInt(lx.text);
+    if (v > 4294967296n) this.error('huge alignments are not supported yet', loc);
+    if (v === 0n || (v & (v - 1n)) !== 0n) this.error('alignment is not a power of two', loc);
+    lx.next();
+    if (paren) this.expect(Tok.RParen);
+    return Number(v);
+  }
+
+  /** `range(iN lo, hi)`: an integer type, two integers that fit it, not the full or empty set. */
+  private parseRangeAttr(): void {
+    const lx = this.lx;
+    this.expect(Tok.LParen);
+    const tloc = lx.loc();
+    const t = this.parseType();
+    if (t.kind !== TypeKind.Int) this.error('the range must have integer type!', tloc);
+    const bound = (): bigint => {
+      const loc = lx.loc();
+      if (lx.tk() !== Tok.Int) this.error('expected integer', loc);
+      const v = BigInt(lx.text);
+      // LLParser reads an APSInt: it must fit the width, as a signed or an unsigned number
+      const bits = BigInt(t.bits);
+      if (v < 0n ? v < -(1n << (bits - 1n)) : v >= 1n << bits) this.error('integer is too large for the bit width of specified type', loc);
+      lx.next();
+      return BigInt.asUintN(t.bits, v);
+    };
+    const lo = bound();
+    this.expect(Tok.Comma);
+    const hiLoc = lx.loc();
+    const hi = bound();
+    if (lo === hi) this.error('the range should not represent the full or empty set!', hiLoc);
+    this.expect(Tok.RParen);
+  }
+
+  /** `allocsize(N)` / `allocsize(N, M)`: distinct indices of integer parameters (LLParser and the verifier). */
+  private parseAllocSize(fnType: Type, loc: Loc): void {
+    const lx = this.lx;
+    this.expect(Tok.LParen);
+    const elem = this.parseUInt();
+    let num: number | null = null;
+    if (this.eat(Tok.Comma)) {
+      num = this.parseUInt();
+      if (num === elem) this.error("'allocsize' indices can't refer to the same parameter", loc);
+    }
+    this.expect(Tok.RParen);
+    const params = fnType.params;
+    for (const [k, what] of [[elem, 'element size'], [num, 'number of elements']] as const) {
+      if (k === null) continue;
+      if (k >= params.length) this.error(`'allocsize' ${what} argument is out of bounds`, loc);
+      if (params[k].kind !== TypeKind.Int) this.error(`'allocsize' ${what} argument must refer to an integer parameter`, loc);
+    }
+  }
+
+  /** `allockind("alloc,zeroed")`: a string of the kinds LLParser knows. */
+  private parseAllocKind(): void {
+    const lx = this.lx;
+    this.expect(Tok.LParen);
+    const loc = lx.loc();
+    if (lx.tk() !== Tok.String) this.error('expected allockind value', loc);
+    for (const k of lx.text.split(',')) {
+      if (!['alloc', 'realloc', 'free', 'uninitialized', 'zeroed', 'aligned'].includes(k)) this.error(`unknown allockind ${k}`, loc);
+    }
+    lx.next();
+    this.expect(Tok.RParen);
+  }
 
   parseTypeAndConstant(): Constant {
     const t = this.parseType();
@@ -905,7 +1037,6 @@ class Parser {
         const text = lx.text;
         lx.next();
         if (ty.kind === TypeKind.Int) return text.length < 16 ? ConstantInt.getNumber(ty, Number(text)) : ConstantInt.get(ty, BigInt(text));
-        if (ty.isFloatingPoint()) return ConstantFP.get(ty, Number(text));
         this.error(`integer constant must have integer type, not '${ty}'`, loc);
         break;
       }
@@ -923,78 +1054,16 @@ class Parser {
         }
         return new ConstantString(ty, bytes);
       }
-      case Tok.LSquare: {
-        lx.next();
-        if (ty.kind !== TypeKind.Array) this.error(`array constant for non-array type '${ty}'`, loc);
-        const elems = this.parseConstantList(Tok.RSquare, ty.elem!);
-        if (elems.length !== ty.count) this.error(`array constant has ${elems.length} elements, type '${ty}' needs ${ty.count}`, loc);
-        return new ConstantAggregate(ValueKind.ConstantArray, ty, elems);
-      }
-      case Tok.LBrace: {
-        lx.next();
-        if (ty.kind !== TypeKind.Struct) this.error(`struct constant for non-struct type '${ty}'`, loc);
-        const elems: Constant[] = [];
-        if (lx.tk() !== Tok.RBrace) {
-          let k = 0;
-          do {
-            const et = this.parseType();
-            if (k >= ty.members.length || et !== ty.members[k]) this.error(`struct constant element ${k} has type '${et}', expected '${ty.members[k] ?? 'nothing'}'`);
-            elems.push(this.parseConstant(et));
-            k++;
-          } while (this.eat(Tok.Comma));
-        }
-        this.expect(Tok.RBrace);
-        if (elems.length !== ty.members.length) this.error(`struct constant has ${elems.length} elements, type '${ty}' needs ${ty.members.length}`, loc);
-        return new ConstantAggregate(ValueKind.ConstantStruct, ty, elems);
-      }
-      case Tok.Less: {
-        lx.next();
-        if (lx.tk() === Tok.LBrace) {
-          // packed struct constant <{ ... }>
-          lx.next();
-          if (ty.kind !== TypeKind.Struct || !ty.packed) this.error(`packed struct constant for type '${ty}'`, loc);
-          const elems: Constant[] = [];
-          if (lx.tk() !== Tok.RBrace) {
-            let k = 0;
-            do {
-              const et = this.parseType();
-              if (et !== ty.members[k]) this.error(`struct constant element ${k} has type '${et}', expected '${ty.members[k] ?? 'nothing'}'`);
-              elems.push(this.parseConstant(et));
-              k++;
-            } while (this.eat(Tok.Comma));
-          }
-          this.expect(Tok.RBrace);
-          this.expect(Tok.Greater);
-          if (elems.length !== ty.members.length) this.error('packed struct constant has the wrong number of elements', loc);
-          return new ConstantAggregate(ValueKind.ConstantStruct, ty, elems);
-        }
-        if (ty.kind !== TypeKind.Vector) this.error(`vector constant for non-vector type '${ty}'`, loc);
-        const elems = this.parseConstantList(Tok.Greater, ty.elem!);
-        if (elems.length !== ty.count) this.error('vector constant has the wrong number of elements', loc);
-        return new ConstantAggregate(ValueKind.ConstantVector, ty, elems);
-      }
+      case Tok.LSquare:
+      case Tok.LBrace:
+      case Tok.Less:
+        return this.parseNestedConstant(ty);
       case Tok.Word:
         return this.parseKeywordConstant(ty, loc);
       default:
         break;
     }
     this.error(`expected a value of type '${ty}', found ${this.describe()}`, loc);
-  }
-
-  /** Elements `T v, T v, ...` up to `close` (consumed), each of type `elem`. */
-  private parseConstantList(close: Tok, elem: Type): Constant[] {
-    const lx = this.lx;
-    const out: Constant[] = [];
-    if (lx.tk() !== close) {
-      do {
-        const loc = lx.loc();
-        const et = this.parseType();
-        if (et !== elem) this.error(`element has type '${et}', expected '${elem}'`, loc);
-        out.push(this.parseConstant(et));
-      } while (this.eat(Tok.Comma));
-    }
-    this.expect(close);
-    return out;
   }
 
   private parseKeywordConstant(ty: Type, loc: Loc): Constant {
@@ -1022,14 +1091,6 @@ class Parser {
       case 'zeroinitializer':
         lx.next();
         return ConstantZero.get(ty);
-      case 'splat': {
-        lx.next();
-        this.expect(Tok.LParen);
-        const e = this.parseTypeAndConstant();
-        this.expect(Tok.RParen);
-        if (ty.kind !== TypeKind.Vector || e.type !== ty.elem) this.error('splat element type does not match the vector', loc);
-        return new ConstantAggregate(ValueKind.ConstantVector, ty, new Array(ty.count).fill(e));
-      }
       case 'blockaddress': {
         lx.next();
         this.expect(Tok.LParen);
@@ -1066,78 +1127,219 @@ class Parser {
       default:
         break;
     }
-    const op = OPCODE_BY_NAME.get(w);
-    if (op !== undefined) return this.parseConstantExpr(op, ty, loc);
+    if (w === 'splat' || OPCODE_BY_NAME.has(w)) return this.parseNestedConstant(ty);
     this.error(`expected a value of type '${ty}', found '${w}'`, loc);
   }
 
-  private parseConstantExpr(op: Opcode, ty: Type, loc: Loc): Constant {
+  /**
+   * Whether the current token starts a constant that holds other constants (an aggregate,
+   * `splat`, a constant expression): those are read by parseNestedConstant.
+   */
+  private startsNestedConstant(): boolean {
+    const lx = this.lx;
+    const t = lx.tk();
+    if (t === Tok.LSquare || t === Tok.LBrace || t === Tok.Less) return true;
+    return t === Tok.Word && (lx.text === 'splat' || OPCODE_BY_NAME.has(lx.text));
+  }
+
+  /**
+   * A constant that holds other constants, read with an explicit stack instead of recursion:
+   * LLVM accepts constant expressions nested thousands deep, which would overflow the JS
+   * stack. Each level is a generator (nestedConstantFrame) that yields the type of each
+   * operand it needs and receives the operand; leaves are read directly.
+   */
+  private parseNestedConstant(ty: Type): Constant {
+    const stack: Generator<Type, Constant, Constant>[] = [];
+    let frame = this.nestedConstantFrame(ty);
+    let sent: Constant | undefined;
+    for (;;) {
+      const r = frame.next(sent as Constant);
+      if (!r.done) {
+        if (this.startsNestedConstant()) {
+          stack.push(frame);
+          frame = this.nestedConstantFrame(r.value);
+          sent = undefined;
+        } else sent = this.parseValueOrConstant(r.value, false) as Constant;
+        continue;
+      }
+      sent = r.value;
+      const up = stack.pop();
+      if (up === undefined) return sent;
+      frame = up;
+    }
+  }
+
+  /** One level of parseNestedConstant: `yield T` reads an operand of type T. */
+  private *nestedConstantFrame(ty: Type): Generator<Type, Constant, Constant> {
+    const lx = this.lx;
+    const loc = lx.loc();
+    switch (lx.tk()) {
+      case Tok.LSquare: {
+        lx.next();
+        if (ty.kind !== TypeKind.Array) this.error(`array constant for non-array type '${ty}'`, loc);
+        const elems = yield* this.constantListFrame(Tok.RSquare, ty.elem!);
+        if (elems.length !== ty.count) this.error(`array constant has ${elems.length} elements, type '${ty}' needs ${ty.count}`, loc);
+        return new ConstantAggregate(ValueKind.ConstantArray, ty, elems);
+      }
+      case Tok.LBrace: {
+        lx.next();
+        if (ty.kind !== TypeKind.Struct) this.error(`struct constant for non-struct type '${ty}'`, loc);
+        const elems = yield* this.structElementsFrame(ty);
+        if (elems.length !== ty.members.length) this.error(`struct constant has ${elems.length} elements, type '${ty}' needs ${ty.members.length}`, loc);
+        return new ConstantAggregate(ValueKind.ConstantStruct, ty, elems);
+      }
+      case Tok.Less: {
+        lx.next();
+        if (lx.tk() === Tok.LBrace) {
+          // packed struct constant <{ ... }>
+          lx.next();
+          if (ty.kind !== TypeKind.Struct || !ty.packed) this.error(`packed struct constant for type '${ty}'`, loc);
+          const elems = yield* this.structElementsFrame(ty);
+          this.expect(Tok.Greater);
+          if (elems.length !== ty.members.length) this.error('packed struct constant has the wrong number of elements', loc);
+          return new ConstantAggregate(ValueKind.ConstantStruct, ty, elems);
+        }
+        if (ty.kind !== TypeKind.Vector) this.error(`vector constant for non-vector type '${ty}'`, loc);
+        const elems = yield* this.constantListFrame(Tok.Greater, ty.elem!);
+        if (elems.length !== ty.count) this.error('vector constant has the wrong number of elements', loc);
+        return new ConstantAggregate(ValueKind.ConstantVector, ty, elems);
+      }
+      default:
+        break;
+    }
+    if (lx.text === 'splat') {
+      lx.next();
+      this.expect(Tok.LParen);
+      const et = this.parseType();
+      const e = yield et;
+      this.expect(Tok.RParen);
+      if (ty.kind !== TypeKind.Vector || e.type !== ty.elem) this.error('splat element type does not match the vector', loc);
+      return new ConstantAggregate(ValueKind.ConstantVector, ty, new Array(ty.count).fill(e));
+    }
+    const c = yield* this.constantExprFrame(OPCODE_BY_NAME.get(lx.text)!, ty, loc);
+    // LLParser: a constant expression must have the type its context gives it
+    if (c.type !== ty) this.error(`constant expression type mismatch: got type '${c.type}' but expected '${ty}'`, loc);
+    return c;
+  }
+
+  /** Elements `T v, T v, ...` up to `close` (consumed), each of type `elem`. */
+  private *constantListFrame(close: Tok, elem: Type): Generator<Type, Constant[], Constant> {
+    const lx = this.lx;
+    const out: Constant[] = [];
+    if (lx.tk() !== close) {
+      do {
+        const loc = lx.loc();
+        const et = this.parseType();
+        if (et !== elem) this.error(`element has type '${et}', expected '${elem}'`, loc);
+        out.push(yield et);
+      } while (this.eat(Tok.Comma));
+    }
+    this.expect(close);
+    return out;
+  }
+
+  /** Struct elements `T v, ...` up to `}` (consumed), each of its member's type. */
+  private *structElementsFrame(ty: Type): Generator<Type, Constant[], Constant> {
+    const lx = this.lx;
+    const elems: Constant[] = [];
+    if (lx.tk() !== Tok.RBrace) {
+      let k = 0;
+      do {
+        const et = this.parseType();
+        if (k >= ty.members.length || et !== ty.members[k]) this.error(`struct constant element ${k} has type '${et}', expected '${ty.members[k] ?? 'nothing'}'`);
+        elems.push(yield et);
+        k++;
+      } while (this.eat(Tok.Comma));
+    }
+    this.expect(Tok.RBrace);
+    return elems;
+  }
+
+  /**
+   * A constant expression, the current token its opcode. LLVM 19 keeps only these as
+   * constant expressions: getelementptr, trunc, ptrtoint, inttoptr, bitcast, addrspacecast,
+   * add, sub, mul, xor and extractelement (insertelement and shufflevector too, which
+   * ssakit does not read); the others are "no longer supported", as llvm-as says.
+   */
+  private *constantExprFrame(op: Opcode, ty: Type, loc: Loc): Generator<Type, Constant, Constant> {
     const lx = this.lx;
     lx.next();
-    if (op === Opcode.GetElementPtr) {
-      let flags = 0;
-      for (;;) {
-        if (this.eatWord('inbounds')) flags |= Flag.InBounds;
-        else if (this.eatWord('nuw')) flags |= Flag.NUW;
-        else if (this.eatWord('nusw')) flags |= Flag.NUSW;
-        else break;
+    switch (op) {
+      case Opcode.GetElementPtr: {
+        let flags = 0;
+        for (;;) {
+          if (this.eatWord('inbounds')) flags |= Flag.InBounds;
+          else if (this.eatWord('nuw')) flags |= Flag.NUW;
+          else if (this.eatWord('nusw')) flags |= Flag.NUSW;
+          else break;
+        }
+        if (this.isWord('inrange')) {
+          lx.next();
+          this.skipParens();
+        }
+        this.expect(Tok.LParen);
+        const src = this.parseType(false);
+        const ops: Constant[] = [];
+        while (this.eat(Tok.Comma)) {
+          if (this.isWord('inrange')) lx.next();
+          const oloc = lx.loc();
+          const o = yield this.parseType();
+          if (ops.length === 0 ? !o.type.scalarType().isPtr() : !o.type.scalarType().isInt()) {
+            this.error(ops.length === 0 ? 'base of getelementptr must be a pointer' : 'getelementptr index must be an integer', oloc);
+          }
+          ops.push(o);
+        }
+        this.expect(Tok.RParen);
+        if (ops.length === 0) this.error('getelementptr needs a base pointer', loc);
+        return ConstantExpr.get(Opcode.GetElementPtr, ty, ops, flags, src);
       }
-      if (this.isWord('inrange')) {
+      case Opcode.Trunc:
+      case Opcode.PtrToInt:
+      case Opcode.IntToPtr:
+      case Opcode.BitCast:
+      case Opcode.AddrSpaceCast: {
+        this.expect(Tok.LParen);
+        const v = yield this.parseType();
+        this.expectWord('to');
+        const to = this.parseType(false);
+        this.expect(Tok.RParen);
+        if (!constantCastOk(op, v.type, to)) this.error(`invalid cast opcode for cast from '${v.type}' to '${to}'`, loc);
+        return ConstantExpr.get(op, to, [v]);
+      }
+      case Opcode.Add:
+      case Opcode.Sub:
+      case Opcode.Mul:
+      case Opcode.Xor: {
+        let flags = 0;
+        if (op !== Opcode.Xor) {
+          for (;;) {
+            if (this.eatWord('nsw')) flags |= Flag.NSW;
+            else if (this.eatWord('nuw')) flags |= Flag.NUW;
+            else break;
+          }
+        }
+        if (lx.tk() !== Tok.LParen) this.error("expected '(' in binary constantexpr");
         lx.next();
-        this.skipParens();
+        const a = yield this.parseType();
+        this.expect(Tok.Comma);
+        const b = yield this.parseType();
+        this.expect(Tok.RParen);
+        if (a.type !== b.type) this.error('operands of constexpr must have same type', loc);
+        if (!a.type.scalarType().isInt()) this.error('constexpr requires integer or integer vector operands', loc);
+        return ConstantExpr.get(op, a.type, [a, b], flags);
       }
-      this.expect(Tok.LParen);
-      const src = this.parseType(false);
-      const ops: Constant[] = [];
-      while (this.eat(Tok.Comma)) {
-        if (this.isWord('inrange')) lx.next();
-        ops.push(this.parseTypeAndConstant());
+      case Opcode.ExtractElement: {
+        this.expect(Tok.LParen);
+        const v = yield this.parseType();
+        this.expect(Tok.Comma);
+        const idx = yield this.parseType();
+        this.expect(Tok.RParen);
+        if (v.type.kind !== TypeKind.Vector || !idx.type.isInt()) this.error('invalid extractelement operands', loc);
+        return ConstantExpr.get(op, v.type.elem!, [v, idx]);
       }
-      this.expect(Tok.RParen);
-      if (ops.length === 0) this.error('getelementptr needs a base pointer', loc);
-      return ConstantExpr.get(Opcode.GetElementPtr, ty, ops, flags, src);
+      default:
+        this.error(`${OPCODE_NAMES[op]} constexprs are no longer supported`, loc);
     }
-    if (isCastOp(op)) {
-      this.expect(Tok.LParen);
-      const v = this.parseTypeAndConstant();
-      this.expectWord('to');
-      const to = this.parseType(false);
-      this.expect(Tok.RParen);
-      if (to !== ty) this.error(`constant expression has type '${to}', expected '${ty}'`, loc);
-      return ConstantExpr.get(op, to, [v]);
-    }
-    if (isBinaryOp(op)) {
-      let flags = 0;
-      for (;;) {
-        if (this.eatWord('nsw')) flags |= Flag.NSW;
-        else if (this.eatWord('nuw')) flags |= Flag.NUW;
-        else if (this.eatWord('exact')) flags |= Flag.Exact;
-        else break;
-      }
-      this.expect(Tok.LParen);
-      const a = this.parseTypeAndConstant();
-      this.expect(Tok.Comma);
-      const b = this.parseTypeAndConstant();
-      this.expect(Tok.RParen);
-      return ConstantExpr.get(op, a.type, [a, b], flags);
-    }
-    if (op === Opcode.ICmp || op === Opcode.FCmp) {
-      const p = this.parsePredicate(op);
-      this.expect(Tok.LParen);
-      const a = this.parseTypeAndConstant();
-      this.expect(Tok.Comma);
-      const b = this.parseTypeAndConstant();
-      this.expect(Tok.RParen);
-      return ConstantExpr.get(op, i1, [a, b], 0, null, p);
-    }
-    if (op === Opcode.ExtractElement || op === Opcode.Select) {
-      this.expect(Tok.LParen);
-      const ops: Constant[] = [this.parseTypeAndConstant()];
-      while (this.eat(Tok.Comma)) ops.push(this.parseTypeAndConstant());
-      this.expect(Tok.RParen);
-      return ConstantExpr.get(op, ty, ops);
-    }
-    this.error(`'${OPCODE_NAMES[op]}' is not supported in a constant expression`, loc);
   }
 
   private parsePredicate(op: Opcode): Pred {
@@ -1243,9 +1445,14 @@ class Parser {
           this.parseTypeAndConstant();
           continue;
         }
+        const wloc = lx.loc();
+        if (!isFunctionSuffixWord(w)) this.error("expected '{' in function body", wloc);
         lx.next();
-        if (lx.tk() === Tok.LParen) this.skipParens();
-        else if (lx.tk() === Tok.Int && (w === 'align' || w === 'alignstack' || w === 'addrspace')) lx.next();
+        if (w === 'align') this.parseAlignment(false);
+        else if (w === 'allocsize') this.parseAllocSize(fnType, wloc);
+        else if (w === 'allockind') this.parseAllocKind();
+        else if (lx.tk() === Tok.LParen) this.skipParens();
+        else if (lx.tk() === Tok.Int && (w === 'alignstack' || w === 'addrspace')) lx.next();
         else if (lx.tk() === Tok.String && (w === 'section' || w === 'gc' || w === 'partition')) lx.next();
         else if (lx.tk() === Tok.Equal) {
           lx.next();
@@ -1498,6 +1705,7 @@ class Parser {
       this.expect(Tok.Equal);
     }
     const inst = this.parseInstruction(bb);
+    inst.srcOffset = resultLoc;
     // metadata attachments: , !name !N
     let md: string | null = null;
     while (lx.tk() === Tok.Comma) {
@@ -1892,7 +2100,7 @@ class Parser {
       lx.next();
       if (this.isWord('align')) {
         lx.next();
-        align = this.parseUInt('alignment');
+        align = this.parseAlignment(false);
       } else if (this.isWord('addrspace')) {
         const s = lx.start;
         lx.next();
@@ -1944,7 +2152,7 @@ class Parser {
       if (!lx.nextIsWord('align')) break;
       lx.next();
       lx.next();
-      i.align = this.parseUInt('alignment');
+      i.align = this.parseAlignment(false);
     }
   }
 
@@ -2072,9 +2280,14 @@ class Parser {
         lx.next();
         continue;
       }
-      if (lx.tk() === Tok.Word && !OPCODE_BY_NAME.has(lx.text) && lx.text !== 'tail' && lx.text !== 'musttail' && lx.text !== 'notail') {
+      if (lx.tk() === Tok.Word && isFunctionSuffixWord(lx.text) && !DEFINITION_ONLY_WORDS.has(lx.text)) {
+        // a function attribute; any other word is left for the next instruction, which
+        // reports it as LLParser does ("expected instruction opcode")
+        const w = lx.text;
+        const wloc = lx.loc();
         lx.next();
-        if (lx.tk() === Tok.LParen) this.skipParens();
+        if (w === 'allocsize') this.parseAllocSize(fnType, wloc);
+        else if (lx.tk() === Tok.LParen) this.skipParens();
         continue;
       }
       if (lx.tk() === Tok.String) {
@@ -2116,6 +2329,58 @@ class Parser {
       this.parseValue(t);
     }
     return new MetadataValue(metadataType, lx.slice(s, lx.prevEnd).trim());
+  }
+}
+
+/**
+ * Words LLParser reads after a function's parameter list (function attributes, and
+ * unnamed_addr, section, comdat, align, gc, …); any other word there is an error.
+ */
+const FUNCTION_SUFFIX_WORDS = new Set([
+  'unnamed_addr', 'local_unnamed_addr', 'addrspace', 'section', 'partition', 'comdat', 'align', 'gc', 'prefix', 'prologue',
+  'personality', 'alignstack', 'allockind', 'allocsize', 'alwaysinline', 'builtin', 'cold', 'convergent',
+  'disable_sanitizer_instrumentation', 'fn_ret_thunk_extern', 'hot', 'hybrid_patchable', 'inlinehint', 'jumptable',
+  'memory', 'minsize', 'mustprogress', 'naked', 'nobuiltin', 'nocallback', 'nocf_check', 'noduplicate', 'nofree',
+  'noimplicitfloat', 'noinline', 'nomerge', 'nonlazybind', 'noprofile', 'norecurse', 'noredzone', 'noreturn',
+  'nosanitize_bounds', 'nosanitize_coverage', 'nosync', 'nounwind', 'null_pointer_is_valid', 'optforfuzzing', 'optnone',
+  'optsize', 'presplitcoroutine', 'readnone', 'readonly', 'returns_twice', 'safestack', 'sanitize_address',
+  'sanitize_hwaddress', 'sanitize_memory', 'sanitize_memtag', 'sanitize_numerical_stability', 'sanitize_thread',
+  'shadowcallstack', 'skipprofile', 'speculatable', 'speculative_load_hardening', 'ssp', 'sspreq', 'sspstrong',
+  'strictfp', 'uwtable', 'vscale_range', 'willreturn', 'writeonly', 'argmemonly', 'inaccessiblememonly',
+  'inaccessiblemem_or_argmemonly', 'fnretthunk', 'sanitize_realtime', 'sanitize_realtime_blocking', 'nooutline',
+]);
+
+/** Words of FUNCTION_SUFFIX_WORDS that belong to a function's definition, not to a call. */
+const DEFINITION_ONLY_WORDS = new Set([
+  'unnamed_addr', 'local_unnamed_addr', 'addrspace', 'section', 'partition', 'comdat', 'align', 'gc', 'prefix', 'prologue', 'personality',
+]);
+
+function isFunctionSuffixWord(w: string): boolean {
+  return FUNCTION_SUFFIX_WORDS.has(w);
+}
+
+/** The casts LLVM 19 still reads as constant expressions, with the types each allows. */
+function constantCastOk(op: Opcode, src: Type, dst: Type): boolean {
+  const s = src.scalarType();
+  const d = dst.scalarType();
+  if (op === Opcode.BitCast && !s.isPtr() && !d.isPtr()) {
+    const bits = (t: Type): number => (t.kind === TypeKind.Vector ? t.count : 1) * (t.scalarType().isInt() || t.scalarType().isFloatingPoint() ? t.scalarType().bits : 0);
+    return bits(src) !== 0 && bits(src) === bits(dst);
+  }
+  if ((src.kind === TypeKind.Vector) !== (dst.kind === TypeKind.Vector) || (src.kind === TypeKind.Vector && src.count !== dst.count)) return false;
+  switch (op) {
+    case Opcode.Trunc:
+      return s.isInt() && d.isInt() && s.bits > d.bits;
+    case Opcode.PtrToInt:
+      return s.isPtr() && d.isInt();
+    case Opcode.IntToPtr:
+      return s.isInt() && d.isPtr();
+    case Opcode.AddrSpaceCast:
+      return s.isPtr() && d.isPtr() && s.bits !== d.bits;
+    case Opcode.BitCast:
+      return s.isPtr() && d.isPtr() && s.bits === d.bits;
+    default:
+      return false;
   }
 }
 

@@ -329,22 +329,14 @@ class Printer {
         return 'zeroinitializer';
       case ValueKind.ConstantString:
         return 'c' + quoteBytes((c as ConstantString).bytes);
-      case ValueKind.ConstantArray: {
-        const els = (c as ConstantAggregate).elements;
-        return els.length === 0 ? '[]' : '[' + els.map((e) => this.typedOperand(e)).join(', ') + ']';
-      }
-      case ValueKind.ConstantStruct: {
-        const els = (c as ConstantAggregate).elements;
-        const body = els.length === 0 ? '{}' : '{ ' + els.map((e) => this.typedOperand(e)).join(', ') + ' }';
-        return c.type.packed ? `<${body}>` : body;
-      }
+      case ValueKind.ConstantArray:
+      case ValueKind.ConstantStruct:
       case ValueKind.ConstantVector:
-        return '<' + (c as ConstantAggregate).elements.map((e) => this.typedOperand(e)).join(', ') + '>';
+        return this.nestedConstant(c);
       case ValueKind.ConstantExpr: {
         // interned, and the same expression (a global's element address) is often used many times
-        let t = this.exprText.get(c as ConstantExpr);
-        if (t === undefined) this.exprText.set(c as ConstantExpr, (t = this.constantExpr(c as ConstantExpr)));
-        return t;
+        const t = this.exprText.get(c as ConstantExpr);
+        return t !== undefined ? t : this.nestedConstant(c);
       }
       case ValueKind.BlockAddress: {
         const ba = c as BlockAddress;
@@ -370,17 +362,97 @@ class Printer {
     }
   }
 
-  private constantExpr(c: ConstantExpr): string {
-    const name = OPCODE_NAMES[c.opcode];
-    const ops = c.operands;
-    if (c.opcode === Opcode.GetElementPtr) {
-      return `getelementptr${gepFlags(c.flags)} (${c.sourceType}, ${ops.map((o) => this.typedOperand(o)).join(', ')})`;
+  /**
+   * An aggregate or a constant expression, with an explicit stack: constant expressions may
+   * nest thousands deep (llvm-as reads 5,000), deeper than recursion could go. The stack holds
+   * the pieces still to write, in reverse; a nested operand is expanded when popped, so the
+   * text is written once, front to back (building each level's string from its operands'
+   * would copy the deep ones again at every level).
+   */
+  private nestedConstant(root: Constant): string {
+    const out: string[] = [];
+    const work: (string | Constant)[] = [root];
+    while (work.length > 0) {
+      const item = work.pop()!;
+      if (typeof item === 'string') {
+        out.push(item);
+        continue;
+      }
+      if (item !== root && item.kind === ValueKind.ConstantExpr) {
+        const known = this.exprText.get(item as ConstantExpr);
+        if (known !== undefined) {
+          out.push(known);
+          continue;
+        }
+      }
+      if (item !== root && !isNestedConstant(item)) {
+        out.push(this.operand(item));
+        continue;
+      }
+      const pieces = this.nestedPieces(item);
+      for (let k = pieces.length - 1; k >= 0; k--) work.push(pieces[k]);
     }
-    if (isCastOp(c.opcode)) return `${name} (${this.typedOperand(ops[0])} to ${c.type})`;
-    if (c.opcode === Opcode.ICmp || c.opcode === Opcode.FCmp) {
-      return `${name} ${predName(c.predicate)} (${this.typedOperand(ops[0])}, ${this.typedOperand(ops[1])})`;
+    const t = out.join('');
+    if (root.kind === ValueKind.ConstantExpr) this.exprText.set(root as ConstantExpr, t);
+    return t;
+  }
+
+  /** One aggregate or constant expression as text pieces and operands (each operand after its type). */
+  private nestedPieces(c: Constant): (string | Constant)[] {
+    const out: (string | Constant)[] = [];
+    const typed = (o: Constant): void => {
+      if (o.kind === ValueKind.Metadata) out.push('metadata ' + (o as MetadataValue).text);
+      else out.push(`${o.type} `, o);
+    };
+    const list = (ops: readonly Constant[]): void => {
+      for (let k = 0; k < ops.length; k++) {
+        if (k > 0) out.push(', ');
+        typed(ops[k]);
+      }
+    };
+    switch (c.kind) {
+      case ValueKind.ConstantArray: {
+        const els = (c as ConstantAggregate).elements;
+        if (els.length === 0) return ['[]'];
+        out.push('[');
+        list(els);
+        out.push(']');
+        return out;
+      }
+      case ValueKind.ConstantStruct: {
+        const els = (c as ConstantAggregate).elements;
+        const packed = c.type.packed;
+        if (els.length === 0) return [packed ? '<{}>' : '{}'];
+        out.push(packed ? '<{ ' : '{ ');
+        list(els);
+        out.push(packed ? ' }>' : ' }');
+        return out;
+      }
+      case ValueKind.ConstantVector:
+        out.push('<');
+        list((c as ConstantAggregate).elements);
+        out.push('>');
+        return out;
+      default:
+        break;
     }
-    return `${name}${intFlags(c.flags)} (${ops.map((o) => this.typedOperand(o)).join(', ')})`;
+    const e = c as ConstantExpr;
+    const name = OPCODE_NAMES[e.opcode];
+    const ops = e.operands;
+    if (e.opcode === Opcode.GetElementPtr) {
+      out.push(`getelementptr${gepFlags(e.flags)} (${e.sourceType}, `);
+      list(ops);
+      out.push(')');
+    } else if (isCastOp(e.opcode)) {
+      out.push(`${name} (`);
+      typed(ops[0]);
+      out.push(` to ${e.type})`);
+    } else {
+      out.push(e.opcode === Opcode.ICmp || e.opcode === Opcode.FCmp ? `${name} ${predName(e.predicate)} (` : `${name}${intFlags(e.flags)} (`);
+      list(ops);
+      out.push(')');
+    }
+    return out;
   }
 
   instruction(i: Instruction): string {
@@ -753,6 +825,12 @@ function quoteString(s: string): string {
 }
 
 /** Re-exported for callers that print types. */
+/** Constants that hold other constants (printed by Printer.nestedConstant). */
+function isNestedConstant(v: Value): v is Constant {
+  const k = v.kind;
+  return k === ValueKind.ConstantExpr || k === ValueKind.ConstantArray || k === ValueKind.ConstantStruct || k === ValueKind.ConstantVector;
+}
+
 export function printType(t: Type): string {
   return t.toString();
 }

@@ -81,7 +81,7 @@ export function registerOpt(program: Command): void {
     });
 }
 
-function reportProblems(errs: readonly VerifierError[], what: 'input' | 'output'): void {
+export function reportProblems(errs: readonly VerifierError[], what: 'input' | 'output'): void {
   if (errs.length === 0) return;
   const shown = errs.slice(0, 20).map((e) => '  ' + e.message.replace(/\n/g, '\n  '));
   if (errs.length > 20) shown.push(`  … and ${errs.length - 20} more`);

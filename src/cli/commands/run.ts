@@ -11,6 +11,8 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { formatStats, InterpError, runModule } from '../../interp/index.js';
 import { parseModule } from '../../text/parser.js';
+import { verifyModule } from '../../ir/verifier.js';
+import { reportProblems } from './opt.js';
 import { loadedSources, readInput, writeStderr } from '../common.js';
 import { addSysYOptions, compileSysYOrThrow, sysyCompileOptions, type SysYFlags } from './compile.js';
 
@@ -38,6 +40,8 @@ export function register(program: Command): void {
       const text = readInput(file);
       loadedSources.set(file, text);
       const m = file.endsWith('.sy') ? compileSysYOrThrow(text, file, sysyCompileOptions(flags)) : parseModule(text, file);
+      // as lli does: a broken module is refused before it runs (the interpreter trusts the IR)
+      if (!file.endsWith('.sy')) reportProblems(verifyModule(m), 'input');
       try {
         const r = runModule(m, { stdin: 'inherit', stdout: 'inherit', stderr: 'inherit', stats: flags.stats, maxSteps: flags.maxSteps, args });
         if (r.stats) writeStderr(formatStats(r.stats));

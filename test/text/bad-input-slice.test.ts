@@ -1,0 +1,26 @@
+/**
+ * A few seconds of the bad-input fuzz suite (test/fuzz/bad-input.test.ts) in every
+ * `npm test`: mutants of a few corpus files, with llvm-as-19 as the oracle, and a few
+ * semantic corruptions against opt-19 -passes=verify.
+ */
+import { describe, expect, it } from 'vitest';
+import { hasLlvm } from '../helpers/llvm.js';
+import { fuzzCorruptions, fuzzLL, fuzzSysY, llCorpus, syCorpus } from '../fuzz/bad-input-harness.js';
+
+describe.runIf(hasLlvm())('bad input (a short slice of the fuzz suite)', () => {
+  it('.ll mutants: no internal error; what we accept llvm-as-19 accepts', async () => {
+    const rep = await fuzzLL(llCorpus(2, 0), 24, 500, true);
+    expect(rep.internal.map((x) => `${x.seed}: ${x.detail.split('\n')[0]}`)).toEqual([]);
+    expect(rep.undocumented.map((x) => `${x.seed}: ${x.llvm}`)).toEqual([]);
+  }, 120_000);
+
+  it('.sy mutants: no internal error', async () => {
+    const rep = await fuzzSysY(syCorpus(6, 1), 14, 600);
+    expect(rep.internal.map((x) => `${x.seed}: ${x.detail.split('\n')[0]}`)).toEqual([]);
+  }, 120_000);
+
+  it('semantic corruptions: what opt-19 -passes=verify rejects, we reject', async () => {
+    const rep = await fuzzCorruptions(llCorpus(2, 0), 9, 700);
+    expect(rep.missed.map((x) => `${x.kind} ${x.seed}: ${x.llvm}`)).toEqual([]);
+  }, 120_000);
+});
