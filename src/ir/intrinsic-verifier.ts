@@ -10,9 +10,10 @@ import { Type, TypeKind } from './types.js';
 import { ValueKind } from './value.js';
 
 /** What is wrong with a call to an `llvm.*` function, or null. `ft` is the call's function type. */
-export function intrinsicCallProblem(i: Instruction, callee: Function, ft: Type): string | null {
-  // LLVM: a call through another function type than the intrinsic's own
-  if (callee.fnType !== ft) return 'Intrinsic called with incompatible signature';
+export function intrinsicCallProblem(i: Instruction, callee: Function, ft: Type, declarationPending = false): string | null {
+  // LLVM: a call through another function type than the intrinsic's own (unknown while the
+  // streaming reader has not reached the declaration)
+  if (!declarationPending && callee.fnType !== ft) return 'Intrinsic called with incompatible signature';
   const sig = intrinsicSignature(callee.name);
   if (sig === null) return null;
   const problem = intrinsicTypeProblem(callee.name, ft.returnType, ft.params, ft.vararg);
