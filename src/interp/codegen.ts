@@ -31,6 +31,7 @@ import { Opcode, OPCODE_NAMES, Pred } from '../ir/opcodes.js';
 import { Type, TypeKind } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 import { emitIntrinsic } from './intrinsics.js';
+import { norm, uns } from './js-int.js';
 import { liveAcrossCalls } from './liveness.js';
 import type { ExternalFn, FnInfo, Machine } from './machine.js';
 import { RT } from './runtime.js';
@@ -93,20 +94,6 @@ export function valueLit(v: unknown): string | null {
 
 export function isWideInt(t: Type): boolean {
   return t.kind === TypeKind.Int && t.bits > 32;
-}
-
-/** Expression that brings a ≤32-bit computation back to canonical signed form. */
-export function norm(bits: number, e: string): string {
-  if (bits === 32) return `((${e}) | 0)`;
-  if (bits === 1) return `((${e}) & 1)`;
-  const s = 32 - bits;
-  return `((${e}) << ${s} >> ${s})`;
-}
-/** The unsigned reading of a ≤32-bit canonical value. */
-export function uns(bits: number, e: string): string {
-  if (bits === 32) return `(${e} >>> 0)`;
-  if (bits === 1) return e;
-  return `(${e} & ${2 ** bits - 1})`;
 }
 
 export class Gen {
