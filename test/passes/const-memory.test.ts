@@ -168,4 +168,5 @@ describe.runIf(hasLlvm())('constant memory folding keeps behaviour (test/program
   }
 });
 // Reason: the differential oracle is lli-19/llvm-as-19; this placeholder names what is missing.
+// Reason for skip: needs clang-19/llvm-19 as the oracles (apt-get install clang-19 llvm-19); .ci/run installs them, and the skipped entry names what is missing.
 if (!hasLlvm()) describe.skip(`constant memory folding keeps behaviour (${LLVM_MISSING})`, () => {});

@@ -215,5 +215,6 @@ describe.runIf(llvm)('optimizeTextParallel = optimizeText on the corpus', () => 
 // above, which need it, are explained in the report instead of vanishing silently.
 if (!llvm) {
   // Reason: placeholder naming the missing LLVM tools (clang-19 makes the corpus above).
+  // Reason for skip: needs clang-19/llvm-19 as the oracles (apt-get install clang-19 llvm-19); .ci/run installs them, and the skipped entry names what is missing.
   it.skip(`LLVM tools are missing: ${LLVM_MISSING}`, () => {});
 }

@@ -69,6 +69,7 @@ describe('constant expressions nested deep', () => {
     }, 120_000);
   }
 
+  // Reason for skipIf: needs llvm-as-19 and lli-19 as the oracles (apt-get install llvm-19); .ci/run installs them.
   it.skipIf(!hasLlvm())('5,000 levels: llvm-as-19 accepts it and lli-19 agrees on the result', () => {
     const text = program(5000);
     expect(llvmAsError(text)).toBeNull();

@@ -31,6 +31,7 @@ describe.runIf(llvm)('round trip of clang-19 output', () => {
 // explained in the report (with the tools present it does not exist, rather than showing as skipped).
 if (!llvm) {
   // Reason: placeholder naming the missing LLVM tools (the oracles of the tests above).
+  // Reason for skip: needs clang-19/llvm-19 as the oracles (apt-get install clang-19 llvm-19); .ci/run installs them, and the skipped entry names what is missing.
   it.skip(`LLVM tools are missing: ${LLVM_MISSING}`, () => {});
 }
 

@@ -79,6 +79,7 @@ function llvmAccepts(text: string): boolean {
   return runTool(LLVM_AS, ['-', '-o', '/dev/null'], { input: text }).status === 0;
 }
 
+// Reason for skip: needs clang-19/llvm-19 as the oracles (apt-get install clang-19 llvm-19); .ci/run installs them, and the skipped entry names what is missing.
 describe.skipIf(!hasLlvm())('intrinsic signatures agree with LLVM', () => {
   // every intrinsic costs about ten llvm-as-19 runs: the whole table with the fuzz suites
   // (SSAKIT_FUZZ=1), a sample of each kind of signature otherwise
@@ -114,6 +115,7 @@ describe.skipIf(!hasLlvm())('intrinsic signatures agree with LLVM', () => {
   }
 });
 
+// Reason for skip: needs clang-19/llvm-19 as the oracles (apt-get install clang-19 llvm-19); .ci/run installs them, and the skipped entry names what is missing.
 describe.skipIf(hasLlvm())('intrinsic signatures', () => {
   it.skip(LLVM_MISSING, () => {});
 });

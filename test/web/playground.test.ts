@@ -12,6 +12,7 @@ import { SHOTS, SKIP_REASON, pipelineVersion, setEditorText, startSite, waitComp
 
 if (SKIP_REASON) console.warn(SKIP_REASON);
 
+// Reason for skipIf: needs Debian's chromium (SKIP_REASON says which part is missing); .ci/run installs it.
 describe.skipIf(SKIP_REASON !== '')('playground in Chromium', () => {
   let site: Site;
   let page: Page;
