@@ -141,8 +141,9 @@ describe.skipIf(SKIP_REASON !== '')('playground in Chromium', () => {
     expect(fifth).not.toBe(first);
     // the highlighted nodes are the blocks the step names
     const named = (fifth ?? '').match(/\bB\d\b/g) ?? [];
-    const lit = await page.$$eval('#graph g.node.hl', (ns) => ns.map((x) => (x as SVGElement).dataset.block));
-    expect(lit.sort()).toEqual([...new Set(named)].sort());
+    // the graph is re-rendered by the worker after a step; poll until it shows the highlight
+    const lit = () => page.$$eval('#graph g.node.hl', (ns) => ns.map((x) => (x as SVGElement).dataset.block).sort());
+    await expect.poll(lit, { timeout: 15_000 }).toEqual([...new Set(named)].sort());
     await page.screenshot({ path: `${SHOTS}/04-stepper.png` });
     await page.click('#step-prev');
     await page.click('#step-prev');
