@@ -17,9 +17,9 @@ import type { Instruction } from '../src/ir/instruction.js';
 import type { Module } from '../src/ir/module.js';
 import { Opcode } from '../src/ir/opcodes.js';
 import { runPipeline } from '../src/passes/index.js';
-import { promoteMemoryToRegisterBraun } from '../src/ssa/mem2reg-braun.js';
-import { promoteMemoryToRegister } from '../src/ssa/mem2reg.js';
-import { removeRedundantPhis } from '../src/ssa/redundant-phis.js';
+import { promoteMemoryToRegisterBraun } from '../src/transforms/ssa/mem2reg-braun.js';
+import { promoteMemoryToRegister } from '../src/transforms/ssa/mem2reg.js';
+import { removeRedundantPhis } from '../src/transforms/ssa/redundant-phis.js';
 import { parseModule } from '../src/text/parser.js';
 import { table } from './common.js';
 

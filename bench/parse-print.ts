@@ -3,7 +3,7 @@
  * `opt-19 -S` on the same clang-19 -O0 files of 10k, 100k and 1M instructions, the best of
  * three interleaved runs each, with peak memory and the cost per 1k instructions. `ssakit`
  * is the command as shipped (big inputs are streamed on worker threads: see
- * src/passes/streaming-parallel.ts); `1 thread` is the same with `--threads 1`.
+ * src/driver/streaming-parallel.ts); `1 thread` is the same with `--threads 1`.
  * Run: npm run bench:parse-print. `--sizes=10000,100000` to choose sizes, `--repeat=N` runs.
  */
 import { join } from 'node:path';

@@ -18,7 +18,7 @@ import { runModule } from '../src/interp/index.js';
 import { runPipeline } from '../src/passes/index.js';
 import { parseModule } from '../src/text/parser.js';
 import { printModule } from '../src/text/printer.js';
-import { verifyModule } from '../src/ir/verifier.js';
+import { verifyModule } from '../src/analysis/verifier.js';
 import { stripNoinline } from '../test/helpers/noinline.js';
 import { OUT, hasTool, table } from './common.js';
 

@@ -29,9 +29,9 @@ if (existsSync('src/index.ts')) await build({ ...common, entryPoints: ['src/inde
 if (existsSync('src/core.ts')) {
   await build({ bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: true, logLevel: 'warning', entryPoints: ['src/core.ts'], outfile: 'dist/core.js' });
 }
-// The worker threads of `ssakit opt` (src/passes/streaming-parallel.ts finds it next to the bundle that loads it).
-if (existsSync('src/passes/streaming-worker.ts')) {
-  await build({ ...common, entryPoints: ['src/passes/streaming-worker.ts'], outfile: 'dist/streaming-worker.js' });
+// The worker threads of `ssakit opt` (src/driver/streaming-parallel.ts finds it next to the bundle that loads it).
+if (existsSync('src/driver/streaming-worker.ts')) {
+  await build({ ...common, entryPoints: ['src/driver/streaming-worker.ts'], outfile: 'dist/streaming-worker.js' });
 }
 if (process.argv.includes('--types')) execFileSync('npx', ['tsc', '-p', '.', '--emitDeclarationOnly'], { stdio: 'inherit' });
 

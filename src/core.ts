@@ -6,24 +6,24 @@
  * browser as is; src/index.ts adds the Node-only streaming optimizer.
  */
 export * from './ir/index.js';
-export { verifyFunction, verifyModule, assertValid, VerifierError } from './ir/verifier.js';
+export { verifyFunction, verifyModule, assertValid, VerifierError } from './analysis/verifier.js';
 export * from './ir/effects.js';
 export { parseModule } from './text/parser.js';
 export { printModule, printFunction, printInstruction, printValue } from './text/printer.js';
 export { functionSlots, FunctionSlots } from './text/slots.js';
 export * from './analysis/index.js';
 export { runPipeline, parsePipeline, passInfos, PassManager, VerifyEachError, PipelineError, ensureRegistered, createPassManager } from './passes/index.js';
-export type { Instrumentation, PassExecution, PipelineNode, PassTiming } from './passes/pass-manager.js';
-export { pipelineNames, type PassInfo } from './passes/registry.js';
-export type { FunctionPass, ModulePass, PassResult, PassContext, Analysis, Preserved } from './passes/pass.js';
-export { registerPass } from './passes/registry.js';
+export type { Instrumentation, PassExecution, PipelineNode, PassTiming } from './pm/pass-manager.js';
+export { pipelineNames, type PassInfo } from './pm/registry.js';
+export type { FunctionPass, ModulePass, PassResult, PassContext, Analysis, Preserved } from './pm/pass.js';
+export { registerPass } from './pm/registry.js';
 export { PIPELINES } from './passes/pipelines.js';
 export { runModule, callFunction, Interpreter, InterpError } from './interp/index.js';
 export type { RunOptions, RunResult, RunStats } from './interp/index.js';
 export { SourceError, RuntimeError } from './util/diagnostic.js';
 export { analyzeFunction, analyzeModule, selectFunctions, blockNames, reportToJson, reportToText, traceFrontier, traceIdf } from './analysis/report.js';
 export type { FunctionReport, LoopReport, AnalyzeOptions } from './analysis/report.js';
-export { traceMem2Reg } from './ssa/mem2reg.js';
+export { traceMem2Reg } from './transforms/ssa/mem2reg.js';
 export { GRAPH_KINDS, functionToDot, cfgToDot, domTreeToDot, postDomTreeToDot, frontierToDot, loopsToDot } from './viz/dot.js';
 export type { GraphKind } from './viz/dot.js';
 export { renderSvg } from './viz/svg.js';

@@ -6,5 +6,5 @@
 import './platform/node.js';
 
 export * from './core.js';
-export { optimizeText, canStream, type OptimizeTextOptions, type OptimizeTextResult } from './passes/streaming.js';
-export { optimizeTextParallel, findBodies, splitBodies, parallelAvailable, startWorkers, stopWorkers, likelyWorkers, type ParallelOptions, type StartedWorker } from './passes/streaming-parallel.js';
+export { optimizeText, canStream, type OptimizeTextOptions, type OptimizeTextResult } from './driver/streaming.js';
+export { optimizeTextParallel, findBodies, splitBodies, parallelAvailable, startWorkers, stopWorkers, likelyWorkers, type ParallelOptions, type StartedWorker } from './driver/streaming-parallel.js';

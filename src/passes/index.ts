@@ -3,44 +3,44 @@
  * module. Add a pass by writing src/passes/NAME.ts exporting a PassInfo and listing it here.
  */
 import type { Module } from '../ir/module.js';
-import { verifyFunction, verifyModule } from '../ir/verifier.js';
-import { dcePass } from './dce.js';
-import { simplifycfgPass } from './simplifycfg.js';
-import { loopSimplifyPass } from './loop-simplify.js';
-import { licmPass } from './licm.js';
-import { inlinePass } from './inline.js';
-import { tailcallelimPass } from './tailcallelim.js';
-import { indvarsPass } from './indvars.js';
-import { jumpThreadingPass } from './jump-threading.js';
-import { loopRotatePass } from './loop-rotate.js';
-import { instsimplifyPass } from './instsimplify.js';
-import { instcombinePass } from './instcombine.js';
-import { sccpPass } from './sccp.js';
-import { constpropPass } from './constprop.js';
-import { adcePass } from './adce.js';
-import { copypropPass } from './copyprop.js';
-import { earlyCsePass } from './early-cse.js';
-import { lvnPass } from './lvn.js';
-import { gvnPass } from './gvn.js';
-import { prePass } from './pre.js';
-import { loopUnrollPass } from './loop-unroll.js';
-import { loopIdiomPass } from './loop-idiom.js';
-import { loopDeletionPass } from './loop-deletion.js';
-import { functionAttrsPass } from './function-attrs.js';
-import { ipsccpPass } from './ipsccp.js';
-import { globaloptPass } from './globalopt.js';
-import { globaldcePass } from './globaldce.js';
-import { deadargelimPass } from './deadargelim.js';
-import { printPass } from './print-scev.js';
-import { allocElimPass } from './alloc-elim.js';
-import { simplifyLibCallsPass } from './simplify-libcalls.js';
-import { correlatedPropagationPass } from './correlated-propagation.js';
-import { sroaPass } from './sroa.js';
-import { dsePass } from './dse.js';
-import { SSA_PASSES } from '../ssa/passes.js';
-import { Instrumentation, PassManager } from './pass-manager.js';
+import { verifyFunction, verifyModule } from '../analysis/verifier.js';
+import { dcePass } from '../transforms/scalar/dce.js';
+import { simplifycfgPass } from '../transforms/scalar/simplifycfg.js';
+import { loopSimplifyPass } from '../transforms/utils/loop-simplify.js';
+import { licmPass } from '../transforms/loop/licm.js';
+import { inlinePass } from '../transforms/ipo/inline.js';
+import { tailcallelimPass } from '../transforms/scalar/tailcallelim.js';
+import { indvarsPass } from '../transforms/loop/indvars.js';
+import { jumpThreadingPass } from '../transforms/scalar/jump-threading.js';
+import { loopRotatePass } from '../transforms/loop/loop-rotate.js';
+import { instsimplifyPass } from '../transforms/scalar/instsimplify.js';
+import { instcombinePass } from '../transforms/instcombine/instcombine.js';
+import { sccpPass } from '../transforms/scalar/sccp.js';
+import { constpropPass } from '../transforms/scalar/constprop.js';
+import { adcePass } from '../transforms/scalar/adce.js';
+import { copypropPass } from '../transforms/scalar/copyprop.js';
+import { earlyCsePass } from '../transforms/scalar/early-cse.js';
+import { lvnPass } from '../transforms/scalar/lvn.js';
+import { gvnPass } from '../transforms/scalar/gvn.js';
+import { prePass } from '../transforms/scalar/pre.js';
+import { loopUnrollPass } from '../transforms/loop/loop-unroll.js';
+import { loopIdiomPass } from '../transforms/loop/loop-idiom.js';
+import { loopDeletionPass } from '../transforms/loop/loop-deletion.js';
+import { functionAttrsPass } from '../transforms/ipo/function-attrs.js';
+import { ipsccpPass } from '../transforms/ipo/ipsccp.js';
+import { globaloptPass } from '../transforms/ipo/globalopt.js';
+import { globaldcePass } from '../transforms/ipo/globaldce.js';
+import { deadargelimPass } from '../transforms/ipo/deadargelim.js';
+import { printPass } from '../transforms/loop/print-scev.js';
+import { allocElimPass } from '../transforms/scalar/alloc-elim.js';
+import { simplifyLibCallsPass } from '../transforms/scalar/simplify-libcalls.js';
+import { correlatedPropagationPass } from '../transforms/scalar/correlated-propagation.js';
+import { sroaPass } from '../transforms/scalar/sroa.js';
+import { dsePass } from '../transforms/scalar/dse.js';
+import { SSA_PASSES } from '../transforms/ssa/passes.js';
+import { Instrumentation, PassManager } from '../pm/pass-manager.js';
 import { registerStandardPipelines } from './pipelines.js';
-import { parsePipeline, registerPass, type PassInfo } from './registry.js';
+import { parsePipeline, registerPass, type PassInfo } from '../pm/registry.js';
 
 const ALL_PASSES: PassInfo[] = [
   // one entry per pass file
@@ -105,8 +105,8 @@ export function runPipeline(m: Module, pipeline: string, instr: Instrumentation 
   return pm;
 }
 
-export { parsePipeline, passInfos, PipelineError } from './registry.js';
-export { PassManager, VerifyEachError } from './pass-manager.js';
+export { parsePipeline, passInfos, PipelineError } from '../pm/registry.js';
+export { PassManager, VerifyEachError } from '../pm/pass-manager.js';
 // The Node-only streaming optimizer (streaming.ts, streaming-parallel.ts) is not re-exported
 // here: everything that imports this file must still bundle for a browser (src/index.ts and
 // the CLI import those files directly).

@@ -9,7 +9,7 @@
  *       to memset/memcpy, complete and partial unrolling of constant-trip loops) and
  *       partial redundancy elimination, iterated while they keep finding work.
  */
-import { registerPipeline } from './registry.js';
+import { registerPipeline } from '../pm/registry.js';
 
 export const PIPELINES: Record<string, string> = {
   O0: '',

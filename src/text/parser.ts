@@ -70,7 +70,7 @@ import { dataLayoutProblem } from './datalayout.js';
 export interface ParseOptions {
   /**
    * Called with each function definition as soon as its body has been read and checked, in
-   * text order, before the rest of the module is read (src/passes/streaming.ts processes
+   * text order, before the rest of the module is read (src/driver/streaming.ts processes
    * modules function by function this way). At that point globals referenced but defined
    * further on are not in the module yet: `isPendingGlobal` says which they are. The callback
    * may transform the body, or delete it to free memory.
@@ -80,7 +80,7 @@ export interface ParseOptions {
    * Called at the `{` of each definition (its source offset): return the offset just past
    * the closing `}` to skip the body unread (the function is then left without a body, and
    * `onFunction` is not called for it), or -1 to read it. Several threads reading one text,
-   * each the bodies of its share, use this (src/passes/streaming-parallel.ts).
+   * each the bodies of its share, use this (src/driver/streaming-parallel.ts).
    */
   skipBody?: (fn: Function, brace: number) => number;
 }

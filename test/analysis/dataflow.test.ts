@@ -19,7 +19,7 @@ import {
 } from '../../src/analysis/index.js';
 import { blockNames } from '../../src/analysis/report.js';
 import { Function, IRBuilder, Instruction, Opcode, Value, ValueKind, i32 } from '../../src/ir/index.js';
-import { verifyFunction } from '../../src/ir/verifier.js';
+import { verifyFunction } from '../../src/analysis/verifier.js';
 import { functionSlots, parseModule, printInstruction } from '../../src/text/index.js';
 import { buildCfgFunction } from './cfg-builder.js';
 import { RandomCfg, arbCfg } from './naive.js';

@@ -21,7 +21,7 @@ import { Opcode } from '../../src/ir/opcodes.js';
 import { ValueKind } from '../../src/ir/value.js';
 import { callFunction } from '../../src/interp/index.js';
 import { runPipeline } from '../../src/passes/index.js';
-import { scevText, setSCEVPrintSink } from '../../src/passes/print-scev.js';
+import { scevText, setSCEVPrintSink } from '../../src/transforms/loop/print-scev.js';
 import { parseModule } from '../../src/text/parser.js';
 import { clangToLL, hasLlvm, LLVM_MISSING, OPT, runTool } from '../helpers/llvm.js';
 import { inputIR } from '../helpers/differential.js';

@@ -14,7 +14,7 @@ import {
   postDominators,
 } from '../../src/analysis/index.js';
 import { BasicBlock, Function, IRBuilder, functionType, i1, voidType } from '../../src/ir/index.js';
-import { verifyFunction } from '../../src/ir/verifier.js';
+import { verifyFunction } from '../../src/analysis/verifier.js';
 
 function straightLine(n: number): Function {
   const fn = new Function('line', functionType(voidType, [i1]), ['c']);

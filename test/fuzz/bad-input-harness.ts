@@ -19,7 +19,7 @@ import { corrupt, CORRUPTIONS, type Corruption } from '../../src/fuzz/ir-corrupt
 import { generateCProgram, generateSysYProgram } from '../../src/fuzz/c-gen.js';
 import { mutateLL, mutateSysY } from '../../src/fuzz/ll-mutator.js';
 import { InterpError, runModule } from '../../src/interp/index.js';
-import { verifyModule } from '../../src/ir/verifier.js';
+import { verifyModule } from '../../src/analysis/verifier.js';
 import { runPipeline } from '../../src/passes/index.js';
 import { parseModule } from '../../src/text/parser.js';
 import { printModule } from '../../src/text/printer.js';

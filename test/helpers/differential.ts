@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { runModule } from '../../src/interp/index.js';
-import { verifyModule } from '../../src/ir/verifier.js';
+import { verifyModule } from '../../src/analysis/verifier.js';
 import type { Module } from '../../src/ir/module.js';
 import { runPipeline } from '../../src/passes/index.js';
 import { parseModule } from '../../src/text/parser.js';

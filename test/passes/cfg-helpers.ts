@@ -6,7 +6,7 @@
 import { expect } from 'vitest';
 import type { Function } from '../../src/ir/function.js';
 import type { Module } from '../../src/ir/module.js';
-import { verifyModule } from '../../src/ir/verifier.js';
+import { verifyModule } from '../../src/analysis/verifier.js';
 import { callFunction } from '../../src/interp/index.js';
 import { runPipeline } from '../../src/passes/index.js';
 import { parseModule } from '../../src/text/parser.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Instruction } from '../../src/ir/instruction.js';
 import { BY_VALUE, LEXICAL, expressionHash as hashOf, sameExpression as sameAs } from '../../src/analysis/expression-equality.js';
-import { ExpressionTable } from '../../src/passes/early-cse.js';
+import { ExpressionTable } from '../../src/transforms/scalar/early-cse.js';
 import { runPipeline } from '../../src/passes/index.js';
 import { parseModule } from '../../src/text/parser.js';
 import { bodyAfter, corpusPrograms, describeDifferential, generatedPrograms, optimize, statOf } from './scalar-helpers.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isInSimplifyForm } from '../../src/passes/loop-simplify.js';
+import { isInSimplifyForm } from '../../src/transforms/utils/loop-simplify.js';
 import { countOps, loopsOf, opt, sameResults, stat } from './cfg-helpers.js';
 
 const WHILE = `

@@ -5,12 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Function } from '../../src/ir/function.js';
-import { verifyFunction, verifyModule } from '../../src/ir/verifier.js';
-import { CFGAnalysis, DominatorTreeAnalysis } from '../../src/passes/analyses.js';
+import { verifyFunction, verifyModule } from '../../src/analysis/verifier.js';
+import { CFGAnalysis, DominatorTreeAnalysis } from '../../src/pm/analyses.js';
 import { ensureRegistered, parsePipeline, PassManager, PipelineError, runPipeline, VerifyEachError } from '../../src/passes/index.js';
-import type { FunctionPass, PassContext, PassResult, Preserved } from '../../src/passes/pass.js';
+import type { FunctionPass, PassContext, PassResult, Preserved } from '../../src/pm/pass.js';
 import { PIPELINES } from '../../src/passes/pipelines.js';
-import { parseNumericParams } from '../../src/passes/registry.js';
+import { parseNumericParams } from '../../src/pm/registry.js';
 import { parseModule } from '../../src/text/parser.js';
 import { printModule } from '../../src/text/printer.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeCFG } from '../../src/analysis/cfg.js';
-import { computeLCM } from '../../src/passes/pre.js';
+import { computeLCM } from '../../src/transforms/scalar/pre.js';
 import { parseModule } from '../../src/text/parser.js';
 import { bodyAfter, corpusPrograms, describeDifferential, generatedPrograms, optimize, statOf } from './scalar-helpers.js';
 

@@ -1,5 +1,5 @@
 /**
- * optimizeTextParallel (src/passes/streaming-parallel.ts) must give what optimizeText gives,
+ * optimizeTextParallel (src/driver/streaming-parallel.ts) must give what optimizeText gives,
  * byte for byte, and fall back to one thread whenever the text is not laid out as LLVM
  * prints it or anything goes wrong in a thread. The worker script exists only in the
  * bundle, so these tests load dist/ (built by `npm test`'s pretest step).
@@ -7,8 +7,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { optimizeText } from '../../src/passes/streaming.js';
-import { claimedShare } from '../../src/passes/streaming.js';
+import { optimizeText } from '../../src/driver/streaming.js';
+import { claimedShare } from '../../src/driver/streaming.js';
 import { parseModule } from '../../src/text/parser.js';
 import { clangFileToLL, hasLlvm, listPrograms, LLVM_MISSING } from '../helpers/llvm.js';
 

@@ -1,5 +1,5 @@
 /**
- * optimizeText (src/passes/streaming.ts): processing a module function by function must
+ * optimizeText (src/driver/streaming.ts): processing a module function by function must
  * give exactly what reading the whole module gives — the same text, the same verifier
  * problems, the same errors — on every clang-19 program of the corpus and on the edge
  * cases of streaming (forward references, errors after some functions were processed).
@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parsePipeline } from '../../src/passes/index.js';
-import { canStream, optimizeText, type OptimizeTextResult } from '../../src/passes/streaming.js';
+import { canStream, optimizeText, type OptimizeTextResult } from '../../src/driver/streaming.js';
 import { clangFileToLL, hasLlvm, listPrograms, LLVM_MISSING, OptLevel } from '../helpers/llvm.js';
 
 const llvm = hasLlvm();

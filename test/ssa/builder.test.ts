@@ -13,9 +13,9 @@ import type { Instruction } from '../../src/ir/instruction.js';
 import { Module } from '../../src/ir/module.js';
 import { Opcode, Pred } from '../../src/ir/opcodes.js';
 import { functionType, i1, i32, voidType } from '../../src/ir/types.js';
-import { verifyModule } from '../../src/ir/verifier.js';
-import { SSABuilder } from '../../src/ssa/builder.js';
-import { removeRedundantPhis } from '../../src/ssa/redundant-phis.js';
+import { verifyModule } from '../../src/analysis/verifier.js';
+import { SSABuilder } from '../../src/transforms/utils/ssa-builder.js';
+import { removeRedundantPhis } from '../../src/transforms/ssa/redundant-phis.js';
 import { printFunction } from '../../src/text/printer.js';
 
 function newFunction(params = [i32, i1]): { m: Module; f: Function; block: (name: string) => BasicBlock } {

@@ -7,7 +7,7 @@ import type { Function } from '../../src/ir/function.js';
 import type { Instruction } from '../../src/ir/instruction.js';
 import { Opcode } from '../../src/ir/opcodes.js';
 import type { Value } from '../../src/ir/value.js';
-import { repairSSA } from '../../src/ssa/repair.js';
+import { repairSSA } from '../../src/transforms/utils/ssa-repair.js';
 
 /**
  * Jump threading's duplication: B gets a copy B2 that only `p` branches to; every value of B

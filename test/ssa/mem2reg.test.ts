@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeDominators } from '../../src/analysis/dominators.js';
-import { verifyModule } from '../../src/ir/verifier.js';
+import { verifyModule } from '../../src/analysis/verifier.js';
 import type { Function } from '../../src/ir/function.js';
 import type { Module } from '../../src/ir/module.js';
 import { Opcode } from '../../src/ir/opcodes.js';
 import { runPipeline } from '../../src/passes/index.js';
-import { isAllocaPromotable, promotableAllocas, promoteMemoryToRegister, traceMem2Reg } from '../../src/ssa/mem2reg.js';
+import { isAllocaPromotable, promotableAllocas, promoteMemoryToRegister, traceMem2Reg } from '../../src/transforms/ssa/mem2reg.js';
 import { parseModule } from '../../src/text/parser.js';
 import { printFunction } from '../../src/text/printer.js';
 

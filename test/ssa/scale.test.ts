@@ -9,9 +9,9 @@ import { scaleFunctionIR } from '../../bench/mem2reg-input.js';
 import { computeDominators } from '../../src/analysis/dominators.js';
 import type { Function } from '../../src/ir/function.js';
 import { Opcode } from '../../src/ir/opcodes.js';
-import { verifyModule } from '../../src/ir/verifier.js';
-import { promoteMemoryToRegisterBraun } from '../../src/ssa/mem2reg-braun.js';
-import { promoteMemoryToRegister } from '../../src/ssa/mem2reg.js';
+import { verifyModule } from '../../src/analysis/verifier.js';
+import { promoteMemoryToRegisterBraun } from '../../src/transforms/ssa/mem2reg-braun.js';
+import { promoteMemoryToRegister } from '../../src/transforms/ssa/mem2reg.js';
 import { parseModule } from '../../src/text/parser.js';
 import { inputIRFromText } from './scale-helpers.js';
 

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { verifyModule } from '../../src/ir/verifier.js';
+import { verifyModule } from '../../src/analysis/verifier.js';
 import type { Module } from '../../src/ir/module.js';
 import { runModule } from '../../src/interp/index.js';
 import { compileSysY, formatDiagnostics, type CompileSysYOptions } from '../../src/frontend/sysy/index.js';

@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { computeDominators } from '../../src/analysis/dominators.js';
-import { promoteMemoryToRegister } from '../../src/ssa/mem2reg.js';
+import { promoteMemoryToRegister } from '../../src/transforms/ssa/mem2reg.js';
 import { breathe, compile, corpus, phiCounts } from './harness.js';
 
 /** Programs where Braun mode with folding has fewer phis than alloca + mem2reg. */

@@ -6,7 +6,7 @@
  * SSAKIT_FUZZ=1 (half a minute).
  */
 import { describe, expect, it } from 'vitest';
-import { assertValid } from '../../src/ir/verifier.js';
+import { assertValid } from '../../src/analysis/verifier.js';
 import { runModule } from '../../src/interp/index.js';
 import { runPipeline } from '../../src/passes/index.js';
 import { parseModule } from '../../src/text/parser.js';

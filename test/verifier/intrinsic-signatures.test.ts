@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { intrinsicBases, intrinsicSignature } from '../../src/ir/intrinsic-signatures.js';
-import { verifyModule } from '../../src/ir/verifier.js';
+import { verifyModule } from '../../src/analysis/verifier.js';
 import { parseModule } from '../../src/text/parser.js';
 import { SourceError } from '../../src/util/diagnostic.js';
 import { hasLlvm, LLVM_MISSING, runTool, LLVM_AS } from '../helpers/llvm.js';

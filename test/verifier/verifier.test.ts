@@ -32,7 +32,7 @@ import {
 import { ConstantZero } from '../../src/ir/index.js';
 import { CFG } from '../../src/analysis/cfg.js';
 import { computeDominators, type DominatorTree } from '../../src/analysis/dominators.js';
-import { VerifierError, assertValid, verifyFunction, verifyModule } from '../../src/ir/verifier.js';
+import { VerifierError, assertValid, verifyFunction, verifyModule } from '../../src/analysis/verifier.js';
 import { parseModule } from '../../src/text/index.js';
 import { printInstruction } from '../../src/text/printer.js';
 import { LLVM_MISSING, clangFileToLL, hasLlvm, listPrograms } from '../helpers/llvm.js';

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { analyzeModule, reportToJson, reportToText, selectFunctions, traceFrontier, traceIdf } from '../../analysis/report.js';
-import { traceMem2Reg } from '../../ssa/mem2reg.js';
+import { traceMem2Reg } from '../../transforms/ssa/mem2reg.js';
 import { parseModule } from '../../text/parser.js';
 import { CliError, loadedSources, readInput, writeOutput } from '../common.js';
 

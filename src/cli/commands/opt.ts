@@ -1,12 +1,12 @@
 /**
  * `ssakit opt FILE.ll [-S] [-o OUT] [-passes=PIPELINE | -O1 | -O2] [instrumentation]`:
  * reads LLVM IR, verifies it, runs a pass pipeline, writes LLVM IR (always text); the work is
- * src/passes/streaming.ts and streaming-parallel.ts (optimizeTextParallel).
+ * src/driver/streaming.ts and streaming-parallel.ts (optimizeTextParallel).
  */
 import type { Command } from 'commander';
-import type { VerifierError } from '../../ir/verifier.js';
+import type { VerifierError } from '../../analysis/verifier.js';
 import { ensureRegistered, passInfos } from '../../passes/index.js';
-import { likelyWorkers, optimizeTextParallel, startWorkers, stopWorkers, type ParallelOptions } from '../../passes/streaming-parallel.js';
+import { likelyWorkers, optimizeTextParallel, startWorkers, stopWorkers, type ParallelOptions } from '../../driver/streaming-parallel.js';
 import { CliError, inputSize, loadedSources, readInput, writeOutputBytes, writeStderr, writeStdout } from '../common.js';
 
 export function registerOpt(program: Command): void {

@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { formatStats, InterpError, runModule } from '../../interp/index.js';
 import { parseModule } from '../../text/parser.js';
-import { verifyModule } from '../../ir/verifier.js';
+import { verifyModule } from '../../analysis/verifier.js';
 import { reportProblems } from './opt.js';
 import { loadedSources, readInput, writeStderr } from '../common.js';
 import { addSysYOptions, compileSysYOrThrow, sysyCompileOptions, type SysYFlags } from './compile.js';

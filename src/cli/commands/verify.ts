@@ -1,6 +1,6 @@
 /** `ssakit verify FILE.ll`: parse and verify; prints every problem, exit 1 when there are any. */
 import type { Command } from 'commander';
-import { verifyModule } from '../../ir/verifier.js';
+import { verifyModule } from '../../analysis/verifier.js';
 import { parseModule } from '../../text/parser.js';
 import { CliError, loadedSources, readInput, writeStdout } from '../common.js';
 

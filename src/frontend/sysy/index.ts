@@ -16,7 +16,7 @@
 
 import type { Module } from '../../ir/module.js';
 import { ensureRegistered, runPipeline } from '../../passes/index.js';
-import { pipelineNames } from '../../passes/registry.js';
+import { pipelineNames } from '../../pm/registry.js';
 import type { Program } from './ast.js';
 import { DiagnosticBag, SourceFile, SysYError, type Diagnostic } from './diagnostics.js';
 import { generateIR, type IRGenOptions, type IRGenStats } from './irgen.js';

@@ -5,7 +5,7 @@
  *  - `AllocaVars` (`--ssa=alloca`): clang's -O0 shape. Every local scalar and every
  *    parameter gets an entry-block alloca (`%x.addr` for parameters, stored on entry);
  *    reads are loads, writes are stores. `mem2reg` promotes them afterwards.
- *  - `BraunVars` (`--ssa=braun`): SSA directly, with the SSABuilder of src/ssa/builder.ts
+ *  - `BraunVars` (`--ssa=braun`): SSA directly, with the SSABuilder of src/transforms/utils/ssa-builder.ts
  *    (Braun et al., CC 2013). Each local scalar is a builder variable; reads and writes
  *    are readVariable/writeVariable at the block being filled; blocks are sealed as soon
  *    as IR generation has emitted all their predecessors (structured control flow makes
@@ -31,7 +31,7 @@ import type { Type } from '../../ir/types.js';
 import type { Argument, Value } from '../../ir/value.js';
 import { simplifyPhiValues } from '../../analysis/instsimplify.js';
 import { UndefValue } from '../../ir/constants.js';
-import { SSABuilder } from '../../ssa/builder.js';
+import { SSABuilder } from '../../transforms/utils/ssa-builder.js';
 import type { AssignedSet } from './assigned.js';
 import type { VarDecl } from './ast.js';
 

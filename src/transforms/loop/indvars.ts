@@ -1,0 +1,849 @@
+/**
+ * Induction variables: recognition, strength reduction, elimination of redundant IVs, exit
+ * values and linear-function test replacement. After the dragon book (Aho, Lam, Sethi,
+ * Ullman, §9.1.7 "Induction variables and reduction in strength"; Cooper & Torczon, EaC §10.7.2,
+ * operator strength reduction) and the parts of LLVM's IndVarSimplify (rewriteLoopExitValues,
+ * linearFunctionTestReplace) that need no scalar evolution framework.
+ *
+ * Loops are in LoopSimplify form (`simplifyLoops` runs first: preheader, one latch) and are
+ * visited inner first. What is done:
+ *  - a basic IV is a header phi `[start, preheader], [next, latch]` with next = phi + s or
+ *    phi - s, s loop-invariant; a derived value is linear in one basic IV's phi:
+ *    `scale * phi + offset`, through add/sub/mul/shl-by-constant with invariant operands,
+ *    all in the IV's integer type (no casts: sext/zext of an IV are not followed);
+ *  - redundant IVs: two basic IVs of one loop with the same type, start and step become
+ *    one (the increments too, when one dominates the other; differing nsw/nuw are dropped);
+ *  - strength reduction: a derived value that is used as a plain value (a root) and is
+ *    computed through a `mul` becomes a new IV `phi [scale*start + offset, preheader],
+ *    [p + scale*step, latch]`, its increment placed right after the basic IV's, invariant
+ *    parts computed in the preheader (equal derived values share one IV). A new IV costs a
+ *    phi and an add per iteration, so by default (`strength-reduce=profitable`) only roots
+ *    whose replacement kills at least two instructions are reduced (`always`: any; `never`).
+ *    Arithmetic is mod 2^n and the new instructions carry no nsw/nuw, so wrapping never
+ *    becomes poison;
+ *  - exit values: when the loop has one exit edge, leaving from a block that dominates the
+ *    latch on `icmp pred A, B` (A the phi or next of a basic IV with step ±1, B invariant),
+ *    the values of that IV and of its derived values used after the loop are replaced by
+ *    their closed form (`ne`: B; `<`: max(A0, B); `<=`: max(A0, B+1); mirrored for step -1,
+ *    A0 the first tested value) — only when it folds to a constant or an existing value
+ *    (`exit-values=always` also emits the max as icmp+select);
+ *  - LFTR: when the trip count is a known constant T and the IV tested is used only by its
+ *    own phi/increment and the exit test, the test is rewritten as `icmp ne/eq` on another
+ *    IV of the loop with a constant step against its value after T steps (exact when
+ *    T*|step| < 2^bits), and the old IV dies.
+ *  - widening: an IV `next = add nsw phi, step` whose values are sign-extended gets a
+ *    wide twin that replaces the extensions and the invariant comparisons (see widen()).
+ * Not done: widening through zext or through derived values, non-affine recurrences,
+ * symbolic trip counts for LFTR, loops with several exits, pointer IVs (GEP strength
+ * reduction), loop deletion.
+ */
+import type { BasicBlock } from '../../ir/basic-block.js';
+import { ConstantInt } from '../../ir/constants.js';
+import type { Function } from '../../ir/function.js';
+import { Instruction } from '../../ir/instruction.js';
+import { Flag, inversePred, Opcode, Pred, swappedPred } from '../../ir/opcodes.js';
+import { i1, Type } from '../../ir/types.js';
+import { Value, ValueKind } from '../../ir/value.js';
+import { CFG } from '../../analysis/cfg.js';
+import type { DominatorTree } from '../../analysis/dominators.js';
+import { findLoops, Loop, type LoopInfo } from '../../analysis/loops.js';
+import { LoopAnalysis } from '../../pm/analyses.js';
+import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
+import type { PassInfo } from '../../pm/registry.js';
+import { computeLoopExits, simplifyLoops, type LoopExits } from '../utils/loop-simplify.js';
+import { deleteIfDead } from '../scalar/simplifycfg.js';
+import { indvarsExitValuesSCEV } from './indvars-scev.js';
+
+// ---- symbolic loop-invariant expressions ---------------------------------------------------
+
+const enum SK {
+  Const,
+  Val,
+  Add,
+  Mul,
+}
+
+/** An invariant integer expression, folded while built, emitted in the preheader on demand. */
+interface Sym {
+  k: SK;
+  c: bigint;
+  v: Value | null;
+  a: Sym | null;
+  b: Sym | null;
+  key: string;
+}
+
+function sConst(c: bigint, bits: number): Sym {
+  const n = BigInt.asIntN(bits, c);
+  return { k: SK.Const, c: n, v: null, a: null, b: null, key: 'c' + n };
+}
+function sVal(v: Value, bits: number): Sym {
+  if (v.kind === ValueKind.ConstantInt) return sConst((v as ConstantInt).value, bits);
+  return { k: SK.Val, c: 0n, v, a: null, b: null, key: 'v' + v.uid };
+}
+function sAdd(a: Sym, b: Sym, bits: number): Sym {
+  if (a.k === SK.Const && b.k === SK.Const) return sConst(a.c + b.c, bits);
+  if (a.k === SK.Const && a.c === 0n) return b;
+  if (b.k === SK.Const && b.c === 0n) return a;
+  if (b.k === SK.Const && a.k !== SK.Const) return { k: SK.Add, c: 0n, v: null, a, b, key: `(+ ${a.key} ${b.key})` };
+  if (a.k === SK.Const) return sAdd(b, a, bits);
+  return { k: SK.Add, c: 0n, v: null, a, b, key: `(+ ${a.key} ${b.key})` };
+}
+function sMul(a: Sym, b: Sym, bits: number): Sym {
+  if (a.k === SK.Const && b.k === SK.Const) return sConst(a.c * b.c, bits);
+  if (a.k === SK.Const && a.c === 0n) return a;
+  if (b.k === SK.Const && b.c === 0n) return b;
+  if (a.k === SK.Const && a.c === 1n) return b;
+  if (b.k === SK.Const && b.c === 1n) return a;
+  if (a.k === SK.Const) return sMul(b, a, bits);
+  return { k: SK.Mul, c: 0n, v: null, a, b, key: `(* ${a.key} ${b.key})` };
+}
+function sNeg(a: Sym, bits: number): Sym {
+  return sMul(a, sConst(-1n, bits), bits);
+}
+function sSub(a: Sym, b: Sym, bits: number): Sym {
+  return sAdd(a, sNeg(b, bits), bits);
+}
+
+/** Emits invariant expressions before a fixed point (the preheader's terminator), sharing equal ones. */
+class SymEmitter {
+  private memo = new Map<string, Value>();
+  constructor(
+    readonly before: Instruction,
+    readonly type: Type,
+  ) {}
+
+  emit(s: Sym): Value {
+    if (s.k === SK.Const) return ConstantInt.get(this.type, s.c);
+    if (s.k === SK.Val) return s.v!;
+    const m = this.memo.get(s.key);
+    if (m !== undefined) return m;
+    const a = this.emit(s.a!);
+    const b = this.emit(s.b!);
+    const i = new Instruction(s.k === SK.Add ? Opcode.Add : Opcode.Mul, this.type, [a, b]);
+    this.before.parent!.insertBefore(i, this.before);
+    this.memo.set(s.key, i);
+    return i;
+  }
+}
+
+// ---- IVs ---------------------------------------------------------------------------------------
+
+interface BasicIV {
+  phi: Instruction;
+  next: Instruction;
+  start: Value;
+  /** The per-iteration step (negated already for `sub`). */
+  step: Sym;
+  bits: number;
+}
+
+interface Linear {
+  iv: BasicIV;
+  scale: Sym;
+  offset: Sym;
+}
+
+export interface IndVarsOptions {
+  /** 'profitable': only when the replaced chain has at least two instructions (a mul among them). */
+  strengthReduce: 'never' | 'profitable' | 'always';
+  exitValues: 'never' | 'cheap' | 'always';
+  lftr: boolean;
+  /** Widen sign-extended IVs to the extension's type. */
+  widen: boolean;
+}
+
+export const DEFAULT_INDVARS_OPTIONS: IndVarsOptions = { strengthReduce: 'profitable', exitValues: 'cheap', lftr: true, widen: true };
+
+export interface IndVarsStats {
+  redundant: number;
+  reduced: number;
+  exitValues: number;
+  lftr: number;
+  widened: number;
+}
+
+class IndVars {
+  readonly stats: IndVarsStats = { redundant: 0, reduced: 0, exitValues: 0, lftr: 0, widened: 0 };
+  private readonly exits: LoopExits;
+
+  constructor(
+    readonly li: LoopInfo,
+    readonly cfg: CFG,
+    readonly dt: DominatorTree,
+    readonly opts: IndVarsOptions,
+  ) {
+    this.exits = computeLoopExits(li);
+  }
+
+  private inLoop(l: Loop, b: BasicBlock): boolean {
+    return b.id < this.cfg.n && this.cfg.blocks[b.id] === b && l.contains(b.id);
+  }
+
+  private invariant(l: Loop, v: Value): boolean {
+    if (v.kind === ValueKind.Instruction) return !this.inLoop(l, (v as Instruction).parent!);
+    return v.kind !== ValueKind.BasicBlock;
+  }
+
+  /** Whether instruction a is available right after b executes (a dominates b's position). */
+  private dominatesInst(a: Instruction, b: Instruction): boolean {
+    if (a.parent !== b.parent) return this.dt.dominates(a.parent!.id, b.parent!.id);
+    for (let i = a.next; i !== null; i = i.next) if (i === b) return true;
+    return false;
+  }
+
+  processLoop(l: Loop): void {
+    const phId = l.preheader();
+    const latches = l.latches();
+    if (phId < 0 || latches.length !== 1) return;
+    const ph = this.cfg.blockOf(phId)!;
+    const latch = this.cfg.blockOf(latches[0])!;
+    const header = this.cfg.blockOf(l.header)!;
+    const ivs = this.findBasicIVs(l, header, ph, latch);
+    if (ivs.length === 0) return;
+    this.mergeRedundant(ivs);
+    const live = ivs.filter((iv) => iv.phi.parent !== null);
+    const created: BasicIV[] = [];
+    if (this.opts.strengthReduce !== 'never') this.strengthReduce(l, live, header, ph, latch, created);
+    const all = [...live, ...created];
+    if (this.opts.exitValues !== 'never' || this.opts.lftr) this.exitAndTest(l, all, ph);
+    if (this.opts.widen) for (const iv of all) if (iv.phi.parent !== null && iv.next.parent !== null) this.widen(l, iv, header, ph, latch);
+  }
+
+  /**
+   * The values the phi of `iv` takes, when the loop proves that no increment overflows:
+   * constant start and step, and the latch continuing on `icmp pred next, B` for a constant
+   * B. Every phi value but the first is an earlier `next` that passed the test, so with
+   * step > 0 and `slt B` the phi stays in [start, max(start, B - 1)] (mirrored for step < 0).
+   * Null when that bound cannot be shown, or its increment could pass the signed limit.
+   */
+  private ivRange(iv: BasicIV, header: BasicBlock, latch: BasicBlock): { lo: bigint; hi: bigint } | null {
+    if (iv.start.kind !== ValueKind.ConstantInt || iv.step.k !== SK.Const || iv.step.c === 0n) return null;
+    const t = latch.terminator();
+    if (t === null || t.op !== Opcode.Br || t.numOperands !== 3) return null;
+    const cmp = t.operand(0);
+    if (cmp.kind !== ValueKind.Instruction || (cmp as Instruction).op !== Opcode.ICmp) return null;
+    const ci = cmp as Instruction;
+    let pred = ci.pred;
+    let b: Value;
+    if (ci.operand(0) === iv.next) b = ci.operand(1);
+    else if (ci.operand(1) === iv.next) {
+      b = ci.operand(0);
+      pred = swappedPred(pred);
+    } else return null;
+    if (b.kind !== ValueKind.ConstantInt) return null;
+    if (t.operand(1) !== header) {
+      if (t.operand(2) !== header) return null;
+      pred = inversePred(pred);
+    }
+    const s = (iv.start as ConstantInt).value;
+    const c = iv.step.c;
+    const B = (b as ConstantInt).value;
+    const bits = iv.bits;
+    const smin = -(1n << BigInt(bits - 1));
+    const smax = (1n << BigInt(bits - 1)) - 1n;
+    if (c > 0n) {
+      let hi: bigint;
+      if (pred === Pred.SLT) hi = B - 1n;
+      else if (pred === Pred.SLE) hi = B;
+      else if (pred === Pred.NE && s <= B && (B - s) % c === 0n) hi = B - c;
+      else return null;
+      if (hi < s) hi = s;
+      return hi + c <= smax ? { lo: s, hi } : null;
+    }
+    let lo: bigint;
+    if (pred === Pred.SGT) lo = B + 1n;
+    else if (pred === Pred.SGE) lo = B;
+    else if (pred === Pred.NE && s >= B && (s - B) % -c === 0n) lo = B - c;
+    else return null;
+    if (lo > s) lo = s;
+    return lo + c >= smin ? { lo, hi: s } : null;
+  }
+
+  /**
+   * IV widening (LLVM's WidenIV, for the common case): when `next = add nsw phi, step` and
+   * the loop's values are sign-extended (`sext phi/next to iM`, array indices on 64-bit
+   * targets), a second IV of type iM replaces the extensions. nsw means no step overflows,
+   * so sext(phi + step) = sext(phi) + sext(step) on every executed iteration (an overflow
+   * would have made the narrow value poison, which the wide one refines). Comparisons of
+   * the narrow IV with an invariant move to the wide one too (sext keeps both signed and
+   * unsigned order), and a narrow IV left with no other use dies.
+   */
+  private widen(l: Loop, iv: BasicIV, header: BasicBlock, ph: BasicBlock, latch: BasicBlock): void {
+    const { phi, next } = iv;
+    if (next.op !== Opcode.Add) return;
+    const range = this.ivRange(iv, header, latch);
+    if ((next.flags & Flag.NSW) === 0 && range === null) return;
+    const bits = iv.bits;
+    const smin = -(1n << BigInt(bits - 1));
+    const smax = (1n << BigInt(bits - 1)) - 1n;
+    const stepC = iv.step.k === SK.Const ? iv.step.c : 0n;
+    // sext users of the IV, and of `IV + constant` computed in the loop (array[i - 1])
+    const exts: Instruction[] = [];
+    const derived: { x: Instruction; base: Instruction; c: ConstantInt; exts: Instruction[] }[] = [];
+    let wide: Type | null = null;
+    for (const v of [phi, next]) {
+      for (let u = v.firstUse; u !== null; u = u.next) {
+        const x = u.user as Instruction;
+        if (x.op === Opcode.SExt) {
+          if (wide === null) wide = x.type;
+          if (x.type === wide) exts.push(x);
+          continue;
+        }
+        if (x.op !== Opcode.Add || x === next || !this.inLoop(l, x.parent!)) continue;
+        const c = x.operand(0) === v ? x.operand(1) : x.operand(0);
+        if (c.kind !== ValueKind.ConstantInt) continue;
+        const cv = (c as ConstantInt).value;
+        let safe = (x.flags & Flag.NSW) !== 0;
+        if (!safe && range !== null) {
+          const lo = v === phi ? range.lo : range.lo + stepC;
+          const hi = v === phi ? range.hi : range.hi + stepC;
+          safe = lo + cv >= smin && hi + cv <= smax;
+        }
+        if (!safe) continue;
+        const xs: Instruction[] = [];
+        for (let w = x.firstUse; w !== null; w = w.next) {
+          const y = w.user as Instruction;
+          if (y.op !== Opcode.SExt) continue;
+          if (wide === null) wide = y.type;
+          if (y.type === wide) xs.push(y);
+        }
+        if (xs.length > 0) derived.push({ x, base: v, c: c as ConstantInt, exts: xs });
+      }
+    }
+    if (wide === null || exts.length + derived.length === 0) return;
+    // profitable? The wide IV costs a phi and an add per iteration; it saves the extensions
+    // executed in the loop, the derived adds that die, and the narrow IV when nothing else
+    // needs it (otherwise both IVs run side by side, which was a loss on quicksort)
+    const inLoop = (x: Instruction): boolean => this.inLoop(l, x.parent!);
+    const dyingDerived = new Set<Instruction>();
+    for (const d of derived) {
+      let all = true;
+      for (let u = d.x.firstUse; u !== null && all; u = u.next) if (!d.exts.includes(u.user as Instruction)) all = false;
+      if (all) dyingDerived.add(d.x);
+    }
+    let gain = -2;
+    for (const x of exts) if (inLoop(x)) gain++;
+    for (const x of dyingDerived) if (inLoop(x)) gain++;
+    const wt0 = wide;
+    let narrowDies = true;
+    for (const v of [phi, next]) {
+      for (let u = v.firstUse; u !== null && narrowDies; u = u.next) {
+        const x = u.user as Instruction;
+        if (x === phi || x === next || (x.op === Opcode.SExt && x.type === wt0) || dyingDerived.has(x)) continue;
+        if (x.op === Opcode.ICmp && inLoop(x)) {
+          const other = x.operand(x.operand(0) === v ? 1 : 0);
+          if (other !== v && this.invariant(l, other) && other !== phi && other !== next) continue;
+        }
+        narrowDies = false;
+      }
+    }
+    if (narrowDies) gain += 2;
+    if (gain <= 0) return;
+    next.flags |= Flag.NSW; // given, or proven by ivRange: no increment the loop executes overflows
+    const wt = wide;
+    const phTerm = ph.terminator()!;
+    const extend = (v: Value): Value => {
+      if (v.kind === ValueKind.ConstantInt) return ConstantInt.get(wt, (v as ConstantInt).value);
+      const e = new Instruction(Opcode.SExt, wt, [v]);
+      e.insertBefore(phTerm);
+      return e;
+    };
+    const stepV = next.operand(0) === phi ? next.operand(1) : next.operand(0);
+    const pw = new Instruction(Opcode.Phi, wt, []);
+    pw.blocks = [];
+    pw.name = (phi.name === '' ? 'iv' : phi.name) + '.wide';
+    header.insertAfterPhis(pw);
+    const nw = new Instruction(Opcode.Add, wt, [pw, extend(stepV)]);
+    nw.flags = Flag.NSW;
+    nw.name = pw.name + '.next';
+    nw.insertAfter(next);
+    pw.addIncoming(extend(iv.start), ph);
+    pw.addIncoming(nw, latch);
+    for (const x of exts) {
+      x.replaceAllUsesWith(x.operand(0) === phi ? pw : nw);
+      x.eraseFromParent();
+    }
+    for (const d of derived) {
+      const xw = new Instruction(Opcode.Add, wt, [d.base === phi ? pw : nw, ConstantInt.get(wt, d.c.value)]);
+      xw.flags = Flag.NSW;
+      xw.name = d.x.name === '' ? '' : d.x.name + '.wide';
+      xw.insertAfter(d.x);
+      for (const y of d.exts) {
+        y.replaceAllUsesWith(xw);
+        y.eraseFromParent();
+      }
+      deleteIfDead(d.x);
+    }
+    // comparisons with loop invariants (the exit test)
+    for (const v of [phi, next]) {
+      for (let u = v.firstUse; u !== null; ) {
+        const x = u.user as Instruction;
+        u = u.next;
+        if (x.op !== Opcode.ICmp || !this.inLoop(l, x.parent!)) continue;
+        const k = x.operand(0) === v ? 1 : 0;
+        const other = x.operand(k);
+        if (other === v || !this.invariant(l, other)) continue;
+        const c = new Instruction(Opcode.ICmp, i1, k === 1 ? [v === phi ? pw : nw, extend(other)] : [extend(other), v === phi ? pw : nw]);
+        c.pred = x.pred;
+        c.name = x.name;
+        c.insertBefore(x);
+        x.replaceAllUsesWith(c);
+        x.eraseFromParent();
+      }
+    }
+    // the narrow IV dies when only its own recurrence uses it
+    const onlyRecurrence = (v: Instruction, other: Instruction): boolean => {
+      for (let u = v.firstUse; u !== null; u = u.next) if (u.user !== other) return false;
+      return true;
+    };
+    if (onlyRecurrence(phi, next) && onlyRecurrence(next, phi)) {
+      phi.dropAllReferences();
+      next.eraseFromParent();
+      phi.eraseFromParent();
+    }
+    this.stats.widened++;
+  }
+
+  private findBasicIVs(l: Loop, header: BasicBlock, ph: BasicBlock, latch: BasicBlock): BasicIV[] {
+    const out: BasicIV[] = [];
+    for (let p = header.first; p !== null && p.op === Opcode.Phi; p = p.next) {
+      if (!p.type.isInt() || p.numIncoming !== 2) continue;
+      const start = p.incomingValueFor(ph);
+      const next = p.incomingValueFor(latch);
+      if (start === undefined || next === undefined || next.kind !== ValueKind.Instruction) continue;
+      const n = next as Instruction;
+      if (!this.inLoop(l, n.parent!)) continue;
+      const bits = p.type.bits;
+      let step: Sym | null = null;
+      if (n.op === Opcode.Add) {
+        if (n.operand(0) === p && this.invariant(l, n.operand(1))) step = sVal(n.operand(1), bits);
+        else if (n.operand(1) === p && this.invariant(l, n.operand(0))) step = sVal(n.operand(0), bits);
+      } else if (n.op === Opcode.Sub && n.operand(0) === p && this.invariant(l, n.operand(1))) {
+        step = sNeg(sVal(n.operand(1), bits), bits);
+      }
+      if (step === null) continue;
+      out.push({ phi: p, next: n, start, step, bits });
+    }
+    return out;
+  }
+
+  private mergeRedundant(ivs: BasicIV[]): void {
+    for (let a = 0; a < ivs.length; a++) {
+      const x = ivs[a];
+      if (x.phi.parent === null) continue;
+      for (let b = a + 1; b < ivs.length; b++) {
+        const y = ivs[b];
+        if (y.phi.parent === null || y.phi.type !== x.phi.type || y.start !== x.start || y.step.key !== x.step.key) continue;
+        y.phi.replaceAllUsesWith(x.phi);
+        y.phi.eraseFromParent();
+        if (y.next.parent !== null && this.dominatesInst(x.next, y.next)) {
+          if ((x.next.flags & (Flag.NSW | Flag.NUW)) !== (y.next.flags & (Flag.NSW | Flag.NUW))) x.next.flags &= ~(Flag.NSW | Flag.NUW);
+          y.next.replaceAllUsesWith(x.next);
+          deleteIfDead(y.next);
+        }
+        this.stats.redundant++;
+      }
+    }
+  }
+
+  /** Linear forms of the loop's values in one basic IV (computed in dominator order). */
+  private linearForms(l: Loop, ivs: BasicIV[]): Map<Instruction, Linear> {
+    const lin = new Map<Instruction, Linear>();
+    for (const iv of ivs) {
+      lin.set(iv.phi, { iv, scale: sConst(1n, iv.bits), offset: sConst(0n, iv.bits) });
+    }
+    for (const iv of ivs) {
+      if (iv.next.parent !== null) lin.set(iv.next, { iv, scale: sConst(1n, iv.bits), offset: iv.step });
+    }
+    const linOf = (v: Value): Linear | undefined => (v.kind === ValueKind.Instruction ? lin.get(v as Instruction) : undefined);
+    // Forward from the IVs through their users: only derived chains are visited (linear even
+    // in deep nests). A user whose other operand is derived but not known yet is retried
+    // when that operand becomes known (it is a user of it too).
+    const work: Instruction[] = [...lin.keys()];
+    const isCandidate = (v: Value): v is Instruction =>
+      v.kind === ValueKind.Instruction && (v as Instruction).op !== Opcode.Phi && (v as Instruction).type.isInt() && this.inLoop(l, (v as Instruction).parent!);
+    while (work.length > 0) {
+      const v = work.pop()!;
+      for (let u = v.firstUse; u !== null; u = u.next) {
+        const i = u.user as Instruction;
+        if (lin.has(i) || !isCandidate(i)) continue;
+        const bits = i.type.bits;
+        let r: Linear | null = null;
+        switch (i.op) {
+          case Opcode.Add:
+          case Opcode.Sub: {
+            const x = linOf(i.operand(0));
+            const y = linOf(i.operand(1));
+            const sub = i.op === Opcode.Sub;
+            if (x !== undefined && y === undefined && this.invariant(l, i.operand(1))) {
+              const c = sVal(i.operand(1), bits);
+              r = { iv: x.iv, scale: x.scale, offset: sub ? sSub(x.offset, c, bits) : sAdd(x.offset, c, bits) };
+            } else if (y !== undefined && x === undefined && this.invariant(l, i.operand(0))) {
+              const c = sVal(i.operand(0), bits);
+              r = sub ? { iv: y.iv, scale: sNeg(y.scale, bits), offset: sSub(c, y.offset, bits) } : { iv: y.iv, scale: y.scale, offset: sAdd(c, y.offset, bits) };
+            } else if (x !== undefined && y !== undefined && x.iv === y.iv) {
+              r = sub
+                ? { iv: x.iv, scale: sSub(x.scale, y.scale, bits), offset: sSub(x.offset, y.offset, bits) }
+                : { iv: x.iv, scale: sAdd(x.scale, y.scale, bits), offset: sAdd(x.offset, y.offset, bits) };
+            }
+            break;
+          }
+          case Opcode.Mul: {
+            const x = linOf(i.operand(0));
+            const y = linOf(i.operand(1));
+            let lx: Linear | undefined;
+            let c: Value | null = null;
+            if (x !== undefined && y === undefined && this.invariant(l, i.operand(1))) {
+              lx = x;
+              c = i.operand(1);
+            } else if (y !== undefined && x === undefined && this.invariant(l, i.operand(0))) {
+              lx = y;
+              c = i.operand(0);
+            }
+            if (lx !== undefined && c !== null) {
+              const s = sVal(c, bits);
+              r = { iv: lx.iv, scale: sMul(lx.scale, s, bits), offset: sMul(lx.offset, s, bits) };
+            }
+            break;
+          }
+          case Opcode.Shl: {
+            const x = linOf(i.operand(0));
+            const c = i.operand(1);
+            if (x !== undefined && c.kind === ValueKind.ConstantInt) {
+              const sh = (c as ConstantInt).zext();
+              if (sh < BigInt(bits)) {
+                const s = sConst(1n << sh, bits);
+                r = { iv: x.iv, scale: sMul(x.scale, s, bits), offset: sMul(x.offset, s, bits) };
+              }
+            }
+            break;
+          }
+          default:
+            break;
+        }
+        if (r !== null && r.iv.phi.type === i.type) {
+          lin.set(i, r);
+          work.push(i);
+        }
+      }
+    }
+    return lin;
+  }
+
+  /** Whether the IV's phi and increment feed nothing but each other, `dying` and one compare. */
+  private onlyExitTestLeft(iv: BasicIV, dying: Set<Instruction>): boolean {
+    let cmp: Instruction | null = null;
+    for (const v of [iv.phi, iv.next]) {
+      for (let u = v.firstUse; u !== null; u = u.next) {
+        const user = u.user as Instruction;
+        if (user === iv.phi || user === iv.next || dying.has(user)) continue;
+        if (user.op !== Opcode.ICmp || (cmp !== null && cmp !== user)) return false;
+        cmp = user;
+      }
+    }
+    // LFTR needs a constant trip count: constant start and bound, step ±1
+    if (cmp === null || iv.start.kind !== ValueKind.ConstantInt || iv.step.k !== SK.Const) return false;
+    if (iv.step.c !== 1n && iv.step.c !== -1n) return false;
+    return cmp.operand(0).kind === ValueKind.ConstantInt || cmp.operand(1).kind === ValueKind.ConstantInt;
+  }
+
+  private strengthReduce(l: Loop, ivs: BasicIV[], header: BasicBlock, ph: BasicBlock, latch: BasicBlock, created: BasicIV[]): void {
+    const lin = this.linearForms(l, ivs);
+    const byKey = new Map<string, Instruction>();
+    const emitters = new Map<Type, SymEmitter>();
+    const phTerm = ph.terminator()!;
+    const emitterFor = (t: Type): SymEmitter => {
+      let e = emitters.get(t);
+      if (e === undefined) emitters.set(t, (e = new SymEmitter(phTerm, t)));
+      return e;
+    };
+    const basic = new Set<Instruction>();
+    for (const iv of ivs) {
+      basic.add(iv.phi);
+      basic.add(iv.next);
+    }
+    const derived = (v: Value, iv: BasicIV): boolean =>
+      v.kind === ValueKind.Instruction && !basic.has(v as Instruction) && lin.get(v as Instruction)?.iv === iv;
+    // roots: derived values some user takes as a plain value (not as part of a longer derived chain)
+    const roots: Instruction[] = [];
+    for (const [inst, f] of lin) {
+      if (basic.has(inst)) continue;
+      for (let u = inst.firstUse; u !== null; u = u.next) {
+        if (!derived(u.user as Instruction, f.iv)) {
+          roots.push(inst);
+          break;
+        }
+      }
+    }
+    for (const inst of roots) {
+      if (inst.parent === null) continue;
+      const f = lin.get(inst)!;
+      // the derived instructions feeding the root, and how many of them die with it
+      const chain: Instruction[] = [inst];
+      const inChain = new Set<Instruction>(chain);
+      for (let k = 0; k < chain.length; k++) {
+        for (const o of chain[k].operands()) {
+          if (derived(o, f.iv) && !inChain.has(o as Instruction)) {
+            inChain.add(o as Instruction);
+            chain.push(o as Instruction);
+          }
+        }
+      }
+      if (!chain.some((c) => c.op === Opcode.Mul)) continue;
+      const dying = new Set<Instruction>([inst]);
+      for (let grew = true; grew; ) {
+        grew = false;
+        for (const c of chain) {
+          if (dying.has(c)) continue;
+          let all = true;
+          for (let u = c.firstUse; u !== null && all; u = u.next) if (!dying.has(u.user as Instruction)) all = false;
+          if (all) {
+            dying.add(c);
+            grew = true;
+          }
+        }
+      }
+      // a new IV costs a phi and an add per iteration: replace at least that much (or
+      // anything, in 'always' mode); when the basic IV is then left to its exit test, LFTR
+      // can remove it too
+      let gain = dying.size;
+      if (gain < 2 && this.onlyExitTestLeft(f.iv, dying)) gain += 2;
+      if (gain < (this.opts.strengthReduce === 'always' ? 1 : 2)) continue;
+      const bits = f.iv.bits;
+      const key = `${f.iv.phi.uid}|${f.scale.key}|${f.offset.key}`;
+      let p = byKey.get(key);
+      if (p === undefined) {
+        const em = emitterFor(inst.type);
+        const start = em.emit(sAdd(sMul(f.scale, sVal(f.iv.start, bits), bits), f.offset, bits));
+        const stepSym = sMul(f.scale, f.iv.step, bits);
+        const step = em.emit(stepSym);
+        p = new Instruction(Opcode.Phi, inst.type, []);
+        p.blocks = [];
+        p.name = inst.name === '' ? 'iv.sr' : inst.name + '.sr';
+        header.insertAfterPhis(p);
+        const next = new Instruction(Opcode.Add, inst.type, [p, step]);
+        next.name = p.name + '.next';
+        next.insertAfter(f.iv.next);
+        p.addIncoming(start, ph);
+        p.addIncoming(next, latch);
+        byKey.set(key, p);
+        created.push({ phi: p, next, start, step: stepSym, bits });
+      }
+      inst.replaceAllUsesWith(p);
+      deleteIfDead(inst);
+      this.stats.reduced += [...dying].filter((c) => c.op === Opcode.Mul).length;
+    }
+  }
+
+  /** Exit values and LFTR for the loop's single exit test. */
+  private exitAndTest(l: Loop, ivs: BasicIV[], ph: BasicBlock): void {
+    const exiting = this.exits.exiting[l.index];
+    const exits = this.exits.exits[l.index];
+    if (exiting.length !== 1 || exits.length !== 1) return;
+    const x = exiting[0];
+    const e = exits[0];
+    const latch = l.latches()[0];
+    if (!this.dt.dominates(x.id, latch)) return;
+    const br = x.terminator();
+    if (br === null || !br.isConditionalBranch()) return;
+    if (e.predecessors().length !== 1) return;
+    const cmp = br.operand(0);
+    if (cmp.kind !== ValueKind.Instruction || (cmp as Instruction).op !== Opcode.ICmp) return;
+    const c = cmp as Instruction;
+    const inTrue = this.inLoop(l, br.successor(0));
+    let pred = inTrue ? c.pred : inversePred(c.pred);
+    let a = c.operand(0);
+    let b = c.operand(1);
+    if (!this.invariant(l, b)) {
+      [a, b] = [b, a];
+      pred = swappedPred(pred);
+    }
+    if (!this.invariant(l, b) || a.kind !== ValueKind.Instruction) return;
+    const iv = ivs.find((v) => v.phi === a || v.next === a);
+    if (iv === undefined || iv.step.k !== SK.Const) return;
+    const bits = iv.bits;
+    const step = iv.step.c;
+    if (step !== 1n && step !== -1n) return;
+    const onNext = iv.next === a;
+    const a0 = onNext ? sAdd(sVal(iv.start, bits), iv.step, bits) : sVal(iv.start, bits);
+    const bs = sVal(b, bits);
+    // the tested value when the loop leaves, as a function of the first tested value
+    let aExit: { kind: 'exact'; v: Sym } | { kind: 'max' | 'min'; signed: boolean; a: Sym; b: Sym } | null = null;
+    if (pred === Pred.NE) aExit = { kind: 'exact', v: bs };
+    else if (step === 1n && (pred === Pred.SLT || pred === Pred.ULT)) aExit = { kind: 'max', signed: pred === Pred.SLT, a: a0, b: bs };
+    else if (step === 1n && (pred === Pred.SLE || pred === Pred.ULE)) aExit = { kind: 'max', signed: pred === Pred.SLE, a: a0, b: sAdd(bs, sConst(1n, bits), bits) };
+    else if (step === -1n && (pred === Pred.SGT || pred === Pred.UGT)) aExit = { kind: 'min', signed: pred === Pred.SGT, a: a0, b: bs };
+    else if (step === -1n && (pred === Pred.SGE || pred === Pred.UGE)) aExit = { kind: 'min', signed: pred === Pred.SGE, a: a0, b: sAdd(bs, sConst(-1n, bits), bits) };
+    if (aExit === null) return;
+    // fold max/min of constants
+    let exitSym: Sym | null = null;
+    if (aExit.kind === 'exact') exitSym = aExit.v;
+    else if (aExit.a.k === SK.Const && aExit.b.k === SK.Const) {
+      const av = aExit.signed ? aExit.a.c : BigInt.asUintN(bits, aExit.a.c);
+      const bv = aExit.signed ? aExit.b.c : BigInt.asUintN(bits, aExit.b.c);
+      const takeA = aExit.kind === 'max' ? av >= bv : av <= bv;
+      exitSym = takeA ? aExit.a : aExit.b;
+    }
+    const phiExit = exitSym === null ? null : onNext ? sSub(exitSym, iv.step, bits) : exitSym;
+    if (this.opts.exitValues !== 'never') this.rewriteExitValues(l, iv, ivs, e, x, phiExit, aExit, onNext);
+    if (this.opts.lftr && exitSym !== null && a0.k === SK.Const && exitSym.k === SK.Const) {
+      this.linearFunctionTestReplace(iv, ivs, c, br, inTrue, a0.c, exitSym.c, onNext, ph);
+    }
+  }
+
+  /**
+   * Replaces the uses after the loop of the IV's phi and its derived values by closed forms
+   * computed at the top of the exit block. In 'cheap' mode only forms that need no new
+   * instruction (constants, an existing value) are used.
+   */
+  private rewriteExitValues(
+    l: Loop,
+    iv: BasicIV,
+    ivs: BasicIV[],
+    e: BasicBlock,
+    x: BasicBlock,
+    phiExit: Sym | null,
+    aExit: { kind: 'exact'; v: Sym } | { kind: 'max' | 'min'; signed: boolean; a: Sym; b: Sym },
+    onNext: boolean,
+  ): void {
+    const bits = iv.bits;
+    const always = this.opts.exitValues === 'always';
+    if (phiExit === null && (!always || aExit.kind === 'exact')) return;
+    const lin = this.linearForms(l, ivs.filter((v) => v.phi.parent !== null));
+    const at = e.firstNonPhi()!;
+    let phiExitSym: Sym | null = phiExit;
+    const em = new SymEmitter(at, iv.phi.type);
+    for (const [v, f] of lin) {
+      if (f.iv !== iv || v.parent === null || !this.dt.dominates(v.parent.id, x.id)) continue;
+      // uses after the loop, and the exit block's single-entry phis of v
+      const outside: { user: Instruction; index: number }[] = [];
+      const exitPhis: Instruction[] = [];
+      for (let u = v.firstUse; u !== null; u = u.next) {
+        const user = u.user as Instruction;
+        if (user.op === Opcode.Phi && user.parent === e) exitPhis.push(user);
+        else if (!this.inLoop(l, user.op === Opcode.Phi ? user.blocks![u.index] : user.parent!)) outside.push({ user, index: u.index });
+      }
+      if (outside.length === 0 && exitPhis.length === 0) continue;
+      if (phiExitSym === null) {
+        // always mode: max/min(a, b) as icmp + select after the loop
+        if (aExit.kind === 'exact') return;
+        const av = em.emit(aExit.a);
+        const bv = em.emit(aExit.b);
+        const cmp = new Instruction(Opcode.ICmp, i1, [av, bv]);
+        cmp.pred = aExit.kind === 'max' ? (aExit.signed ? Pred.SGT : Pred.UGT) : aExit.signed ? Pred.SLT : Pred.ULT;
+        e.insertBefore(cmp, at);
+        const sel = new Instruction(Opcode.Select, iv.phi.type, [cmp, av, bv]);
+        e.insertBefore(sel, at);
+        phiExitSym = onNext ? sSub(sVal(sel, bits), iv.step, bits) : sVal(sel, bits);
+      }
+      const valueSym = sAdd(sMul(f.scale, phiExitSym, bits), f.offset, bits);
+      if (!always && valueSym.k !== SK.Const && valueSym.k !== SK.Val) continue;
+      const value = em.emit(valueSym);
+      for (const o of outside) o.user.setOperand(o.index, value);
+      for (const p of exitPhis) {
+        p.replaceAllUsesWith(value);
+        p.eraseFromParent();
+      }
+      this.stats.exitValues++;
+    }
+  }
+
+  /**
+   * Rewrites the exit test on `iv` into a test on another IV when iv then dies: the tested
+   * value runs from a0 to aExit (constants) by step ±1, so the trip count n is known and the
+   * other IV's value at the exit is its first tested value plus n steps.
+   */
+  private linearFunctionTestReplace(
+    iv: BasicIV,
+    ivs: BasicIV[],
+    cmp: Instruction,
+    br: Instruction,
+    inTrue: boolean,
+    a0: bigint,
+    aExit: bigint,
+    onNext: boolean,
+    ph: BasicBlock,
+  ): void {
+    if (cmp.numUses !== 1) return;
+    // iv must be kept alive only by itself and the test
+    for (let u = iv.phi.firstUse; u !== null; u = u.next) if (u.user !== iv.next && u.user !== cmp) return;
+    for (let u = iv.next.firstUse; u !== null; u = u.next) if (u.user !== iv.phi && u.user !== cmp) return;
+    const bits = iv.bits;
+    const n = iv.step.c < 0n ? BigInt.asUintN(bits, a0 - aExit) : BigInt.asUintN(bits, aExit - a0);
+    for (const k of ivs) {
+      if (k === iv || k.phi.parent === null || k.next.parent === null || k.step.k !== SK.Const || k.step.c === 0n) continue;
+      const ks = k.step.c < 0n ? -k.step.c : k.step.c;
+      // k's tested values must stay distinct until the exit
+      if (n * ks >= 1n << BigInt(k.bits)) continue;
+      const kv = onNext ? k.next : k.phi;
+      if (!this.dominatesInst(kv, cmp)) continue;
+      const kStart = sVal(k.start, k.bits);
+      const kFirst = onNext ? sAdd(kStart, k.step, k.bits) : kStart;
+      const kExit = new SymEmitter(ph.terminator()!, k.phi.type).emit(sAdd(kFirst, sMul(sConst(n, k.bits), k.step, k.bits), k.bits));
+      const nc = new Instruction(Opcode.ICmp, i1, [kv, kExit]);
+      nc.pred = inTrue ? Pred.NE : Pred.EQ;
+      nc.name = 'exitcond';
+      cmp.parent!.insertBefore(nc, cmp);
+      br.setOperand(0, nc);
+      deleteIfDead(cmp);
+      // iv's phi and increment now only feed each other
+      iv.phi.replaceAllUsesWith(iv.start);
+      iv.phi.eraseFromParent();
+      deleteIfDead(iv.next);
+      this.stats.lftr++;
+      return;
+    }
+  }
+}
+
+/** Runs indvars on `fn` (LoopSimplify first). */
+export function runIndVars(fn: Function, opts: Partial<IndVarsOptions> = {}, ctx?: PassContext): IndVarsStats & { cfgChanged: boolean } {
+  const o = { ...DEFAULT_INDVARS_OPTIONS, ...opts };
+  const cached = ctx?.analyses.get(LoopAnalysis);
+  const s = simplifyLoops(fn, cached);
+  const cfgChanged = s.preheaders + s.backedges + s.exits > 0;
+  const li = !cfgChanged && cached !== undefined ? cached : findLoops(new CFG(fn));
+  const iv = new IndVars(li, li.cfg, li.domTree, o);
+  for (let k = li.loops.length - 1; k >= 0; k--) iv.processLoop(li.loops[k]);
+  return { ...iv.stats, cfgChanged };
+}
+
+export function parseIndVarsParams(params: string): Partial<IndVarsOptions> {
+  const o: Partial<IndVarsOptions> = {};
+  for (const raw of params.split(';')) {
+    const p = raw.trim();
+    if (p === '') continue;
+    if (p === 'no-strength-reduce') o.strengthReduce = 'never';
+    else if (/^strength-reduce=(never|profitable|always)$/.test(p)) o.strengthReduce = p.slice('strength-reduce='.length) as IndVarsOptions['strengthReduce'];
+    else if (p === 'no-lftr') o.lftr = false;
+    else if (p === 'no-widen') o.widen = false;
+    else if (/^exit-values=(never|cheap|always)$/.test(p)) o.exitValues = p.slice('exit-values='.length) as IndVarsOptions['exitValues'];
+    else throw new Error(`indvars: unknown parameter '${p}' (expected no-strength-reduce, strength-reduce=never|profitable|always, no-lftr, no-widen, exit-values=never|cheap|always)`);
+  }
+  return o;
+}
+
+export const indvarsPass: PassInfo = {
+  name: 'indvars',
+  description: 'induction variables: strength reduction, redundant IVs, exit values, test replacement',
+  create(params: string): FunctionPass {
+    const opts = parseIndVarsParams(params);
+    return {
+      kind: 'function',
+      name: 'indvars',
+      run(fn: Function, ctx: PassContext): PassResult {
+        const r = runIndVars(fn, opts, ctx);
+        if (r.redundant) ctx.stat('redundant IVs merged', r.redundant);
+        if (r.reduced) ctx.stat('multiplications strength-reduced', r.reduced);
+        if (r.exitValues) ctx.stat('exit values replaced', r.exitValues);
+        if (r.lftr) ctx.stat('exit tests replaced', r.lftr);
+        if (r.widened) ctx.stat('IVs widened', r.widened);
+        let changed = r.cfgChanged || r.redundant + r.reduced + r.exitValues + r.lftr + r.widened > 0;
+        if (indvarsExitValuesSCEV(fn, ctx, changed, r.cfgChanged).replaced > 0) changed = true;
+        return { changed, preserved: r.cfgChanged ? 'none' : changed ? 'cfg' : 'all' };
+      },
+    };
+  },
+};
+

@@ -1,0 +1,121 @@
+/**
+ * print<scalar-evolution>: what ScalarEvolution knows about a function, in the layout of
+ * `opt-19 -passes='print<scalar-evolution>'` (LLVM's ScalarEvolution::print): each integer
+ * instruction with its expression and, in a loop, its value at the loop's exit; then each
+ * loop's backedge-taken count. Ranges (`U:`/`S:`) are not computed here and print as
+ * full-set; max counts print only when the count is a constant.
+ */
+import type { Function } from '../../ir/function.js';
+import type { Instruction } from '../../ir/instruction.js';
+import { Opcode } from '../../ir/opcodes.js';
+import { intType } from '../../ir/types.js';
+import { NW, SK, type SCEV } from '../../analysis/scev-expr.js';
+import type { Loop } from '../../analysis/loops.js';
+import type { ScalarEvolution } from '../../analysis/scalar-evolution.js';
+import { blockLabel, printInstruction, printType, printValue } from '../../text/printer.js';
+import { ScalarEvolutionAnalysis } from '../../pm/analyses.js';
+import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
+import type { PassInfo } from '../../pm/registry.js';
+
+let sink: (text: string) => void = (t) => {
+  (globalThis as { process?: { stderr: { write(s: string): void } } }).process?.stderr.write(t);
+};
+
+/** Where the printer writes (stderr by default, as opt does); returns the previous sink. */
+export function setSCEVPrintSink(f: (text: string) => void): (text: string) => void {
+  const old = sink;
+  sink = f;
+  return old;
+}
+
+const loopName = (l: Loop): string => blockLabel(l.info.cfg.blockOf(l.header)!);
+
+function flagText(f: number): string {
+  return (f & NW.NUW ? '<nuw>' : '') + (f & NW.NSW ? '<nsw>' : '') + (f & (NW.NUW | NW.NSW) ? '' : f & NW.NW ? '<nw>' : '');
+}
+
+/** An expression as LLVM prints it (SCEV::print). */
+export function scevText(s: SCEV): string {
+  switch (s.kind) {
+    case SK.Const:
+      return String(s.c);
+    case SK.Unknown:
+      return printValue(s.value!);
+    case SK.Add:
+      return `(${s.ops.map(scevText).join(' + ')})${flagText(s.flags)}`;
+    case SK.Mul:
+      return `(${s.ops.map(scevText).join(' * ')})${flagText(s.flags)}`;
+    case SK.UDiv:
+      return `(${scevText(s.ops[0])} /u ${scevText(s.ops[1])})`;
+    case SK.SMax:
+      return `(${s.ops.map(scevText).join(' smax ')})`;
+    case SK.UMax:
+      return `(${s.ops.map(scevText).join(' umax ')})`;
+    case SK.AddRec:
+      return `{${s.ops.map(scevText).join(',+,')}}${flagText(s.flags)}<${loopName(s.loop!)}>`;
+    case SK.ZExt:
+    case SK.SExt:
+    case SK.Trunc: {
+      const name = s.kind === SK.ZExt ? 'zext' : s.kind === SK.SExt ? 'sext' : 'trunc';
+      return `(${name} i${s.ops[0].bits} ${scevText(s.ops[0])} to i${s.bits})`;
+    }
+  }
+  return '<<?>>';
+}
+
+/** The whole report for one function. */
+export function printScalarEvolution(fn: Function, se: ScalarEvolution): string {
+  const li = se.li;
+  let out = `Printing analysis 'Scalar Evolution Analysis' for function '${fn.name}':\nClassifying expressions for: @${fn.name}\n`;
+  for (const b of fn.blocks()) {
+    for (let i: Instruction | null = b.first; i !== null; i = i.next) {
+      if (!i.type.isInt() || i.op === Opcode.ICmp) continue; // LLVM skips compares
+      const s = se.get(i);
+      out += `  ${printInstruction(i).trim()}\n  -->  ${scevText(s)} U: full-set S: full-set`;
+      const l = se.loopOf(b);
+      if (l !== null) {
+        const e = se.exitValue(s, l);
+        out += `\t\tExits: ${e === null ? '<<Unknown>>' : scevText(e)}`;
+      }
+      out += '\n';
+    }
+  }
+  out += `Determining loop execution counts for: @${fn.name}\n`;
+  // innermost first, as LLVM walks the loop tree
+  const order: Loop[] = [];
+  const stack = [...li.topLevel].reverse();
+  const post: Loop[] = [];
+  while (stack.length > 0) {
+    const l = stack.pop()!;
+    post.push(l);
+    for (const c of l.subLoops) stack.push(c);
+  }
+  for (let k = post.length - 1; k >= 0; k--) order.push(post[k]);
+  for (const l of order) {
+    const n = se.backedgeTakenCount(l);
+    if (n === null) {
+      out += `Loop ${loopName(l)}: <multiple exits> Unpredictable backedge-taken count.\n`;
+      continue;
+    }
+    out += `Loop ${loopName(l)}: backedge-taken count is ${scevText(n)}\n`;
+    if (n.kind === SK.Const) out += `Loop ${loopName(l)}: constant max backedge-taken count is ${printType(intType(n.bits))} ${n.c}\n`;
+    out += `Loop ${loopName(l)}: symbolic max backedge-taken count is ${scevText(n)}\n`;
+  }
+  return out;
+}
+
+export const printPass: PassInfo = {
+  name: 'print',
+  description: "print<scalar-evolution>: the expressions and loop counts scalar evolution finds, as opt-19 prints them",
+  create(params: string): FunctionPass {
+    if (params !== 'scalar-evolution') throw new Error(`print: unknown analysis '${params}' (expected print<scalar-evolution>)`);
+    return {
+      kind: 'function',
+      name: 'print<scalar-evolution>',
+      run(fn: Function, ctx: PassContext): PassResult {
+        sink(printScalarEvolution(fn, ctx.analyses.get(ScalarEvolutionAnalysis)));
+        return { changed: false };
+      },
+    };
+  },
+};

@@ -1,0 +1,76 @@
+/**
+ * instsimplify: replaces every instruction that src/analysis/instsimplify.ts can simplify
+ * to an existing value or a constant, and deletes it when nothing else needs it (LLVM's
+ * InstSimplifyPass). It never creates instructions and never changes the CFG.
+ *
+ * Invariants: only reachable blocks are visited (in unreachable code an instruction may
+ * use itself, and "simplifying" it could make a use before its definition); a replaced
+ * instruction's users go back on the worklist, so the result is a fixed point.
+ */
+import type { BasicBlock } from '../../ir/basic-block.js';
+import { isTriviallyDead } from '../../ir/effects.js';
+import type { Function } from '../../ir/function.js';
+import { Instruction } from '../../ir/instruction.js';
+import { Value, ValueKind } from '../../ir/value.js';
+import { simplifyInstruction } from '../../analysis/instsimplify.js';
+import type { DominatorTree } from '../../analysis/dominators.js';
+import { CFGAnalysis, DominatorTreeAnalysis } from '../../pm/analyses.js';
+import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
+import type { PassInfo } from '../../pm/registry.js';
+
+/** `dominatesPhi` for simplifyInstruction: v's definition strictly dominates the phi's block. */
+export function phiDominanceQuery(dt: DominatorTree): (v: Value, bb: BasicBlock) => boolean {
+  return (v, bb) => {
+    if (v.kind !== ValueKind.Instruction) return v.kind === ValueKind.Argument;
+    const def = (v as Instruction).parent;
+    return def !== null && def !== bb && dt.isReachable(bb.id) && dt.dominates(def.id, bb.id);
+  };
+}
+
+/** Runs instsimplify on one function; returns the number of instructions replaced. */
+export function simplifyFunction(fn: Function, ctx: PassContext): number {
+  const cfg = ctx.analyses.get(CFGAnalysis);
+  const dt = ctx.analyses.get(DominatorTreeAnalysis);
+  const dominatesPhi = phiDominanceQuery(dt);
+  const work: Instruction[] = [];
+  const rpo = cfg.rpo;
+  for (let k = rpo.length - 1; k >= 0; k--) {
+    const bb = cfg.blocks[rpo[k]]!;
+    for (let i = bb.last; i !== null; i = i.prev) work.push(i);
+  }
+  let replaced = 0;
+  let erased = 0;
+  while (work.length > 0) {
+    const i = work.pop()!;
+    if (i.parent === null) continue;
+    const v = simplifyInstruction(i, { dominatesPhi });
+    if (v === null) continue;
+    for (const u of i.users()) {
+      const p = (u as Instruction).parent;
+      if (u.kind === ValueKind.Instruction && p !== null && cfg.isReachable(p.id)) work.push(u as Instruction);
+    }
+    i.replaceAllUsesWith(v);
+    replaced++;
+    if (isTriviallyDead(i)) {
+      i.eraseFromParent();
+      erased++;
+    }
+  }
+  if (replaced > 0) ctx.stat('instructions simplified', replaced);
+  if (erased > 0) ctx.stat('instructions deleted', erased);
+  return replaced;
+}
+
+export const instsimplifyPass: PassInfo = {
+  name: 'instsimplify',
+  description: 'replace instructions by simpler existing values or constants (no new instructions)',
+  create(): FunctionPass {
+    return {
+      kind: 'function',
+      name: 'instsimplify',
+      run(fn: Function, ctx: PassContext): PassResult {
+        return { changed: simplifyFunction(fn, ctx) > 0, preserved: 'cfg' };
+      },
+    };
+  },
+};

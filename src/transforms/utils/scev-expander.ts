@@ -1,0 +1,189 @@
+/**
+ * Turns a scalar evolution expression back into instructions at a point of the function
+ * (LLVM's SCEVExpander, for expressions without recurrences): adds and muls as chains,
+ * `(-1 * x)` terms as subtractions, smax/umax as icmp + select, casts as casts. Equal
+ * subexpressions are emitted once per expander.
+ *
+ * Invariants: the emitted arithmetic carries no nsw/nuw (it is exact mod 2^bits, as the
+ * expression is, so it never makes poison); every unknown must dominate the insertion point
+ * (the caller checks with `dominatesPoint`); recurrences are declined (null), so nothing is
+ * emitted for an expression that cannot be expanded whole (checked before emitting).
+ */
+import type { BasicBlock } from '../../ir/basic-block.js';
+import { ConstantInt } from '../../ir/constants.js';
+import { IRBuilder } from '../../ir/builder.js';
+import { Instruction } from '../../ir/instruction.js';
+import { Opcode, Pred } from '../../ir/opcodes.js';
+import { intType } from '../../ir/types.js';
+import type { Value } from '../../ir/value.js';
+import type { DominatorTree } from '../../analysis/dominators.js';
+import { SK, type SCEV } from '../../analysis/scev-expr.js';
+import type { ScalarEvolution } from '../../analysis/scalar-evolution.js';
+
+/** Instructions `s` would take (recurrences: Infinity); subexpressions counted once. */
+export function expansionCost(s: SCEV): number {
+  const seen = new Set<SCEV>();
+  const stack = [s];
+  let cost = 0;
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (seen.has(x)) continue;
+    seen.add(x);
+    switch (x.kind) {
+      case SK.Const:
+      case SK.Unknown:
+        continue;
+      case SK.AddRec:
+        // an outer loop's recurrence: start + step * (iv - iv's start)
+        if (!x.isAffine()) return Infinity;
+        cost += 3;
+        break;
+      case SK.Add:
+      case SK.Mul:
+        cost += x.ops.length - 1;
+        break;
+      case SK.SMax:
+      case SK.UMax:
+        cost += 2;
+        break;
+      case SK.UDiv:
+        cost += 4; // a division is slow
+        break;
+      default:
+        cost += 1;
+    }
+    for (const o of x.ops) stack.push(o);
+  }
+  return cost;
+}
+
+/** Whether every unknown of `s` is available in `block` (its definition dominates it). */
+export function dominatesPoint(s: SCEV, block: BasicBlock, dt: DominatorTree): boolean {
+  const stack = [s];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (x.kind === SK.Unknown && x.value instanceof Instruction) {
+      const b = x.value.parent;
+      if (b === null || b === block || !dt.dominatesBlock(b, block)) return false;
+    }
+    // a recurrence is expanded inside its loop only
+    if (x.kind === SK.AddRec && !(block.id >= 0 && block.id < x.loop!.info.cfg.n && x.loop!.contains(block.id))) return false;
+    for (const o of x.ops) stack.push(o);
+  }
+  return true;
+}
+
+/** `(-1 * t)`: emitted as a subtraction of t. */
+function isNegTerm(o: SCEV): boolean {
+  return o.kind === SK.Mul && o.ops.length === 2 && o.ops[0].kind === SK.Const && o.ops[0].c === -1n;
+}
+
+export class SCEVExpander {
+  private readonly done = new Map<SCEV, Value>();
+  private readonly b: IRBuilder;
+  /** Instructions emitted, for statistics. */
+  emitted = 0;
+
+  constructor(
+    before: Instruction,
+    private readonly se: ScalarEvolution,
+  ) {
+    this.b = new IRBuilder().setInsertPointBefore(before);
+  }
+
+  /**
+   * An affine recurrence of a loop around the insertion point, written with one of the
+   * loop's header phis that counts by one: {a,+,b} = a + b * (phi - phi's start).
+   */
+  private viaCountingPhi(r: SCEV): SCEV | null {
+    const se = this.se;
+    const header = r.loop!.info.cfg.blockOf(r.loop!.header)!;
+    for (const p of header.phis()) {
+      if (!p.type.isInt(r.bits)) continue;
+      const ps = se.get(p);
+      if (ps.kind === SK.AddRec && ps.loop === r.loop && ps.isAffine() && ps.step.isOne()) {
+        const ctx = se.ctx;
+        return ctx.add([r.start, ctx.mul([r.step, ctx.minus(ctx.unknown(p, r.bits), ps.start)])]);
+      }
+    }
+    return null;
+  }
+
+  /** The value of `s` at the insertion point (null for a recurrence; check expansionCost first). */
+  expand(s: SCEV): Value | null {
+    // post-order over the expression with an explicit stack (expressions can be deep)
+    const stack: [SCEV, boolean][] = [[s, false]];
+    while (stack.length > 0) {
+      const [x, ready] = stack.pop()!;
+      if (this.done.has(x)) continue;
+      if (x.kind === SK.AddRec) {
+        if (!x.isAffine()) return null;
+        const y = this.viaCountingPhi(x);
+        if (y === null) return null;
+        const v = this.expand(y);
+        if (v === null) return null;
+        this.done.set(x, v);
+        continue;
+      }
+      if (!ready) {
+        stack.push([x, true]);
+        for (const o of x.ops) {
+          const c = x.kind === SK.Add && isNegTerm(o) ? o.ops[1] : o;
+          if (!this.done.has(c)) stack.push([c, false]);
+        }
+        continue;
+      }
+      this.done.set(x, this.emit(x));
+    }
+    return this.done.get(s)!;
+  }
+
+  private emit(x: SCEV): Value {
+    const b = this.b;
+    const ty = intType(x.bits);
+    const v = (o: SCEV) => this.done.get(o)!;
+    const inst = (i: Instruction) => {
+      this.emitted++;
+      return i;
+    };
+    switch (x.kind) {
+      case SK.Const:
+        return ConstantInt.get(ty, x.c);
+      case SK.Unknown:
+        return x.value!;
+      case SK.Add: {
+        // positive terms first, then `(-1 * t)` terms subtracted
+        const pos: Value[] = [];
+        const neg: Value[] = [];
+        for (const o of x.ops) {
+          if (isNegTerm(o)) neg.push(v(o.ops[1]));
+          else pos.push(v(o));
+        }
+        let acc: Value = pos.length > 0 ? pos[0] : ConstantInt.get(ty, 0);
+        for (let k = 1; k < pos.length; k++) acc = inst(b.binary(Opcode.Add, acc, pos[k]));
+        for (const n of neg) acc = inst(b.binary(Opcode.Sub, acc, n));
+        return acc;
+      }
+      case SK.Mul: {
+        let acc = v(x.ops[x.ops.length - 1]);
+        for (let k = x.ops.length - 2; k >= 0; k--) acc = inst(b.binary(Opcode.Mul, acc, v(x.ops[k])));
+        return acc;
+      }
+      case SK.UDiv:
+        return inst(b.binary(Opcode.UDiv, v(x.ops[0]), v(x.ops[1])));
+      case SK.SMax:
+      case SK.UMax: {
+        const [l, r] = [v(x.ops[0]), v(x.ops[1])];
+        const c = inst(b.icmp(x.kind === SK.SMax ? Pred.SGT : Pred.UGT, l, r));
+        return inst(b.select(c, l, r));
+      }
+      case SK.ZExt:
+        return inst(b.cast(Opcode.ZExt, v(x.ops[0]), ty));
+      case SK.SExt:
+        return inst(b.cast(Opcode.SExt, v(x.ops[0]), ty));
+      case SK.Trunc:
+        return inst(b.cast(Opcode.Trunc, v(x.ops[0]), ty));
+    }
+    throw new Error(`SCEVExpander: cannot expand kind ${x.kind}`);
+  }
+}
