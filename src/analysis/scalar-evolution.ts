@@ -280,6 +280,14 @@ export class ScalarEvolution {
         // the first k with s + c*k == n
         if (c === 1n) return ctx.minus(n, s);
         if (c === -1n) return ctx.minus(s, n);
+        // constants: c*k = n - s mod 2^bits, LLVM's SolveLinEquationWithOverflow (no
+        // solution: the test never fails, the loop is infinite or leaves otherwise)
+        if (s.kind === SK.Const && n.kind === SK.Const) {
+          const k = solveLinear(c, n.c - s.c, bits);
+          return k === null ? null : ctx.constant(k, bits);
+        }
+        // a recurrence that does not wrap meets n exactly, at distance / |step| (howFarToZero)
+        if (nsw || nuw) return c > 0n ? ctx.udiv(ctx.minus(n, s), step) : ctx.udiv(ctx.minus(s, n), ctx.constant(-c, bits));
         return null;
       case Pred.SLT:
       case Pred.ULT: {
@@ -440,6 +448,25 @@ export class ScalarEvolution {
         return null;
     }
   }
+}
+
+/**
+ * The least k ≥ 0 with a*k = b (mod 2^bits), unsigned, or null when there is none: with
+ * a = 2^t * odd, b must have t low zero bits, and then k = (b / 2^t) * odd^-1 mod 2^(bits - t).
+ */
+export function solveLinear(a: bigint, b: bigint, bits: number): bigint | null {
+  const A = BigInt.asUintN(bits, a);
+  const B = BigInt.asUintN(bits, b);
+  if (A === 0n) return B === 0n ? 0n : null;
+  let t = 0;
+  while (((A >> BigInt(t)) & 1n) === 0n) t++;
+  if ((B & ((1n << BigInt(t)) - 1n)) !== 0n) return null;
+  const w = bits - t;
+  const odd = A >> BigInt(t);
+  const m = (1n << BigInt(w)) - 1n;
+  let inv = odd;
+  for (let i = 0; i < 7; i++) inv = (inv * (2n - odd * inv)) & m;
+  return ((B >> BigInt(t)) * inv) & m;
 }
 
 /** Scalar evolution of `fn` as it is now (for a pass that changed it before asking). */

@@ -14,7 +14,7 @@
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { freshScalarEvolution } from '../../src/analysis/scalar-evolution.js';
+import { freshScalarEvolution, solveLinear } from '../../src/analysis/scalar-evolution.js';
 import { SK, type SCEV } from '../../src/analysis/scev-expr.js';
 import { Instruction } from '../../src/ir/instruction.js';
 import { Opcode } from '../../src/ir/opcodes.js';
@@ -147,6 +147,26 @@ out:
   });
   it('keeps the max when an entry may be below 1', () => {
     expect(count(-5)).toBe('(-1 + (1 smax %n))');
+  });
+});
+
+describe('scalar evolution: counts of != tests with any step', () => {
+  it('solveLinear gives the least k with a*k = b mod 2^8, or none, as exhaustive search does', () => {
+    for (let a = 0; a < 256; a++) {
+      for (let b = 0; b < 256; b += 3) {
+        let want: bigint | null = null;
+        for (let k = 0; k < 256; k++) if ((a * k) % 256 === b) { want = BigInt(k); break; }
+        expect(solveLinear(BigInt(a), BigInt(b), 8), `${a}*k = ${b}`).toBe(want);
+      }
+    }
+    // and at 64 bits, checked by multiplying back
+    fc.assert(fc.property(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), (a, k) => {
+      const b = BigInt.asUintN(64, a * k);
+      const got = solveLinear(a, b, 64);
+      expect(got).not.toBeNull();
+      expect(BigInt.asUintN(64, a * got!)).toBe(b);
+      expect(got! <= k || a === 0n).toBe(true);
+    }), { seed: 24 });
   });
 });
 

@@ -127,6 +127,30 @@ x:
     sameResults(other, 'loop-unroll,instcombine,simplifycfg,gvn', 'f', [[1n], [-7n]]);
   });
 
+  it('takes the trip count from scalar evolution where the IV reader gives up (a test on the phi against ne)', () => {
+    // randgen's `while (n--)`: the phi itself is tested, so the trip count is start + 1
+    for (const [start, step, copies] of [[999, -1, 8], [1393, -7, 8], [20, -1, 7]] as const) {
+      const ir = counted('i32', start, `add nsw i32 %i, ${step}`, 'icmp ne i32 %i, 0');
+      const r = opt(ir, 'loop-unroll<max-trip-count=8>');
+      expect(stat(r, 'loop-unroll', 'loops unrolled partially'), ir).toBe(1);
+      expect(r.fnText('f')).toMatch(new RegExp(`^h\\.${copies - 1}:`, 'm'));
+      expect(r.fnText('f')).not.toMatch(new RegExp(`^h\\.${copies}:`, 'm'));
+      // the oracle: the same loop run in JS
+      let sum = 0;
+      for (let i = start; ; i += step) {
+        sum = (sum + i) | 0;
+        if (i === 0) break;
+      }
+      expect(sameResults(ir, 'loop-unroll<max-trip-count=8>', 'f', [[]])).toEqual([sum]);
+    }
+    // and completely when it is small
+    const small = counted('i32', 9, 'add nsw i32 %i, -1', 'icmp ne i32 %i, 0');
+    const rs = opt(small, 'loop-unroll');
+    expect(stat(rs, 'loop-unroll', 'loops unrolled')).toBe(1);
+    expect(loopsOf(rs, 'f').loops.length).toBe(0);
+    expect(sameResults(small, 'loop-unroll', 'f', [[]])).toEqual([45]);
+  });
+
   it('gives values used after the loop their last copy', () => {
     const ir = `
 define i32 @f(i32 %a) {

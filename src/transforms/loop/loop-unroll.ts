@@ -42,8 +42,9 @@
  * LoopSimplify and one LoopInfo; innermost loops are disjoint and unrolling one touches only
  * its own blocks, its exit's phis and uses after it, so the other candidates stay valid.
  * Iterative throughout (no recursion), cost O(copies × loop size) per loop.
- * Not done: runtime unrolling (a remainder loop for unknown trip counts), peeling, loops with
- * several exits or exiting blocks other than the latch, SCEV-derived trip counts, outer
+ * Where the IV reader gives up (a step other than one against `ne`, a test on another
+ * recurrence), a constant backedge-taken count from scalar evolution gives the trip count.
+ * Not done: peeling, loops with several exits or exiting blocks other than the latch, outer
  * loops in the same run (they become innermost once their inner loops are gone: a later run
  * sees them).
  */
@@ -58,6 +59,8 @@ import { closedTripCount, readCountedIV, type CountedIV } from '../../analysis/t
 import { CFG } from '../../analysis/cfg.js';
 import { findLoops, type Loop, type LoopInfo } from '../../analysis/loops.js';
 import { LoopAnalysis } from '../../pm/analyses.js';
+import { ScalarEvolution } from '../../analysis/scalar-evolution.js';
+import { SK } from '../../analysis/scev-expr.js';
 import { simplifyLoops } from '../utils/loop-simplify.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import { parseNumericParams, type PassInfo } from '../../pm/registry.js';
@@ -259,13 +262,25 @@ export interface LoopUnrollStats {
  * copy but the last needs the exit test; LLVM's partial unrolling with a known trip count,
  * computeUnrollCount). Null when fewer than two.
  */
-function partialCount(iv: CountedIV, size: number, o: LoopUnrollOptions): number | null {
-  const trip = closedTripCount(iv);
+function partialCount(trip: bigint | null, size: number, o: LoopUnrollOptions): number | null {
   if (trip === null) return null;
   for (let k = Math.min(o.maxPartialCount, Math.floor(o.partialThreshold / Math.max(1, size))); k >= 2; k--) {
     if (trip % BigInt(k) === 0n) return k;
   }
   return null;
+}
+
+/**
+ * The trip count (runs of the body) from scalar evolution's backedge-taken count when that
+ * is a constant (LLVM's getSmallConstantTripCount): it covers tests the IV reader does not
+ * (a count of any step against `ne`, a test on another recurrence than the header's phi).
+ * Null when unknown, or when the count + 1 wraps (2^bits runs).
+ */
+function scevTripCount(se: ScalarEvolution, l: Loop): bigint | null {
+  const btc = se.backedgeTakenCount(l);
+  if (btc === null || btc.kind !== SK.Const) return null;
+  const n = BigInt.asUintN(btc.bits, btc.c) + 1n;
+  return n < 1n << BigInt(btc.bits) ? n : null;
 }
 
 /** Fully unrolls the innermost loops of `fn` with small constant trip counts (LoopSimplify first). */
@@ -276,6 +291,7 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
   const li = !changed && cached !== undefined ? cached : findLoops(new CFG(fn));
   // read every candidate first: unrolling one innermost loop leaves the others' blocks alone
   const todo: { shape: Shape; trip: number; partial: boolean }[] = [];
+  let se: ScalarEvolution | undefined;
   for (const l of li.loops) {
     if (l.subLoops.length > 0) continue;
     const name = li.cfg.blockOf(l.header)!.name;
@@ -285,18 +301,19 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
       continue;
     }
     const iv = readCountedIV(shape.header, shape.preheader, shape.latch);
-    if (iv === null) {
-      trace?.(`loop-unroll: %${name}: no counted IV against a constant`);
-      continue;
-    }
     const limit = Math.min(o.maxTripCount, Math.floor(o.threshold / Math.max(1, shape.size)));
-    const trip = constantTripCount(iv, limit);
+    let trip = iv === null ? null : constantTripCount(iv, limit);
+    // the IV reader's simulation first (it knows exact counts of any width); scalar
+    // evolution where it gives up
+    const closed = iv === null ? null : closedTripCount(iv);
+    const fromSE = trip === null && closed === null ? scevTripCount((se ??= new ScalarEvolution(fn, li, li.domTree)), l) : null;
+    if (trip === null && fromSE !== null && fromSE <= BigInt(limit)) trip = Number(fromSE);
     if (trip !== null) {
       trace?.(`loop-unroll: %${name}: trip count ${trip}, ${shape.size} instructions: unrolled`);
       todo.push({ shape, trip, partial: false });
       continue;
     }
-    const count = partialCount(iv, shape.size, o);
+    const count = partialCount(closed ?? fromSE, shape.size, o);
     if (count === null) {
       trace?.(`loop-unroll: %${name}: no constant trip count ≤ ${limit}, none that ${shape.size} instructions can be unrolled by`);
       continue;
