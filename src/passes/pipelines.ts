@@ -60,6 +60,11 @@ export const PIPELINES: Record<string, string> = {
         'inline',
       ].join(',') +
       ')',
+    // loops whose trip count is known only at run time: unrolled by up to 8 around a remainder
+    // loop, once, after the rounds above solved what scalar evolution can (an unrolled inner
+    // loop has two exits and hides its exit values; LLVM too runs LoopUnrollPass late, in its
+    // optimization pipeline), then the clean-up LLVM runs after it
+    'loop-simplify,loop-unroll<runtime-count=8>,instcombine,simplifycfg',
     // partial redundancy elimination once at the end (lazy code motion; in SSA after GVN it
     // finds little, and it is the most expensive pass per run), then dead code
     'pre,dce',

@@ -44,24 +44,28 @@
  * Iterative throughout (no recursion), cost O(copies × loop size) per loop.
  * Where the IV reader gives up (a step other than one against `ne`, a test on another
  * recurrence), a constant backedge-taken count from scalar evolution gives the trip count.
+ * With `runtime-count=K` (K ≥ 2; -O2 asks for 8 once, late), a loop whose backedge-taken count
+ * scalar evolution knows only as an expression (cheap to compute in the preheader) is unrolled
+ * by a power of two around a remainder loop (src/transforms/utils/loop-unroll-runtime.ts).
+ * Loops marked `llvm.loop.unroll.disable` (runtime unrolling marks both of its loops) are left alone.
+ * The mechanics (shape, cloning) are in src/transforms/utils/unroll-loop.ts.
  * Not done: peeling, loops with several exits or exiting blocks other than the latch, outer
  * loops in the same run (they become innermost once their inner loops are gone: a later run
  * sees them).
  */
-import { BasicBlock } from '../../ir/basic-block.js';
 import type { Function } from '../../ir/function.js';
-import { Instruction } from '../../ir/instruction.js';
-import { Opcode } from '../../ir/opcodes.js';
-import { voidType } from '../../ir/types.js';
-import { Value, ValueKind } from '../../ir/value.js';
 import { evalICmp } from '../../analysis/instsimplify.js';
 import { closedTripCount, readCountedIV, type CountedIV } from '../../analysis/trip-count.js';
 import { CFG } from '../../analysis/cfg.js';
 import { findLoops, type Loop, type LoopInfo } from '../../analysis/loops.js';
 import { LoopAnalysis } from '../../pm/analyses.js';
 import { ScalarEvolution } from '../../analysis/scalar-evolution.js';
-import { SK } from '../../analysis/scev-expr.js';
+import { SK, type SCEV } from '../../analysis/scev-expr.js';
 import { simplifyLoops } from '../utils/loop-simplify.js';
+import { readShape, unroll, type Shape } from '../utils/unroll-loop.js';
+import { unrollRuntime } from '../utils/loop-unroll-runtime.js';
+import { hasUnrollDisable } from '../utils/loop-metadata.js';
+import { dominatesPoint, expansionCost, SCEVExpander } from '../utils/scev-expander.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import { parseNumericParams, type PassInfo } from '../../pm/registry.js';
 
@@ -74,55 +78,15 @@ export interface LoopUnrollOptions {
   partialThreshold: number;
   /** Partial unrolling: most copies (below 2: no partial unrolling). */
   maxPartialCount: number;
+  /**
+   * Runtime unrolling (a symbolic trip count): most copies, a power of two (below 2: none, the
+   * default; -O2 asks for 8 once, after the simplification rounds, as LLVM runs its runtime
+   * LoopUnrollPass late in the optimization pipeline, after indvars solved what it can).
+   */
+  runtimeCount: number;
 }
 
-export const DEFAULT_LOOP_UNROLL_OPTIONS: LoopUnrollOptions = { threshold: 400, maxTripCount: 256, partialThreshold: 150, maxPartialCount: 8 };
-
-/** A candidate loop, read from the IR. */
-interface Shape {
-  header: BasicBlock;
-  preheader: BasicBlock;
-  latch: BasicBlock;
-  exit: BasicBlock;
-  /** The loop's blocks in layout order. */
-  blocks: BasicBlock[];
-  /** Instructions in the loop. */
-  size: number;
-}
-
-/** The shape of innermost loop `l`, or why it cannot be unrolled. */
-function readShape(l: Loop, li: LoopInfo): Shape | string {
-  if (l.subLoops.length > 0) return 'not innermost';
-  const cfg = li.cfg;
-  const header = cfg.blockOf(l.header)!;
-  const phId = l.preheader();
-  const latches = l.latches();
-  if (phId < 0 || latches.length !== 1) return 'not in simplify form';
-  const latch = cfg.blockOf(latches[0])!;
-  const exiting = l.exitingBlocks();
-  if (exiting.length !== 1 || exiting[0] !== latches[0]) return 'latch is not the only exiting block';
-  const t = latch.terminator();
-  if (t === null || !t.isConditionalBranch()) return 'latch does not branch conditionally';
-  const s0 = t.successor(0);
-  const s1 = t.successor(1);
-  if (!((s0 === header) !== (s1 === header))) return 'latch does not branch to the header and out';
-  const exit = s0 === header ? s1 : s0;
-  if (exit.predecessors().some((p) => p !== latch)) return 'exit is not dedicated';
-  const blocks: BasicBlock[] = [];
-  let size = 0;
-  for (const id of l.blocks()) {
-    const b = cfg.blockOf(id)!;
-    blocks.push(b);
-    size += b.size;
-    for (let u = b.firstUse; u !== null; u = u.next) if (u.user.kind !== ValueKind.Instruction) return 'block address taken';
-    for (let i = b.first; i !== null; i = i.next) {
-      if (i.op === Opcode.IndirectBr) return 'indirectbr';
-      if (i.op === Opcode.Call && /\b(noduplicate|convergent)\b/.test((i.callAttrs?.fn ?? '') + ' ' + (i.calledFunction()?.attrs.suffix ?? ''))) return 'call that must not be duplicated';
-    }
-  }
-  for (let p = header.first; p !== null && p.op === Opcode.Phi; p = p.next) if (p.numIncoming !== 2) return 'header phi with more than two entries';
-  return { header, preheader: cfg.blockOf(phId)!, latch, exit, blocks, size };
-}
+export const DEFAULT_LOOP_UNROLL_OPTIONS: LoopUnrollOptions = { threshold: 400, maxTripCount: 256, partialThreshold: 150, maxPartialCount: 8, runtimeCount: 0 };
 
 /**
  * The number of times the body runs (≥ 1: the loop is bottom-tested), found by simulating the
@@ -141,118 +105,12 @@ function constantTripCount(iv: CountedIV, limit: number): number | null {
 }
 
 
-/**
- * Unrolls the loop `s`, `trip` copies of the body in all: completely, or with `partial` (the
- * trip count a multiple of `trip`) into a loop whose body is the copies in a row, which
- * takes the back edge from the last copy only.
- */
-function unroll(fn: Function, s: Shape, trip: number, partial = false): void {
-  const { header, preheader, latch, exit, blocks } = s;
-  const inLoop = new Set(blocks);
-  const phis: Instruction[] = [];
-  for (let p = header.first; p !== null && p.op === Opcode.Phi; p = p.next) phis.push(p);
-  // values of the previous copy (copy 0: the original instructions themselves)
-  let prev: Map<Value, Value> | null = null;
-  const look = (m: Map<Value, Value> | null, v: Value): Value => (m === null ? v : (m.get(v) ?? v));
-  const headers: BasicBlock[] = [header];
-  const latches: BasicBlock[] = [latch];
-  let after = blocks[blocks.length - 1];
-  const copies = new Set<BasicBlock>();
-  for (let k = 1; k < trip; k++) {
-    const map = new Map<Value, Value>();
-    for (const p of phis) map.set(p, look(prev, p.incomingValueFor(latch)!));
-    const cloned: Instruction[] = [];
-    for (const b of blocks) {
-      const nb = new BasicBlock(b.name === '' ? '' : `${b.name}.${k}`);
-      fn.insertBlockAfter(nb, after);
-      copies.add(nb);
-      after = nb;
-      map.set(b, nb);
-      for (let i = b === header ? b.firstNonPhi() : b.first; i !== null; i = i.next) {
-        const c = i.clone();
-        if (c.name !== '') c.name = `${c.name}.${k}`;
-        nb.append(c);
-        map.set(i, c);
-        cloned.push(c);
-      }
-    }
-    for (const c of cloned) {
-      for (let j = 0; j < c.numOperands; j++) {
-        const v = map.get(c.operand(j));
-        if (v !== undefined) c.setOperand(j, v);
-      }
-      if (c.op === Opcode.Phi) {
-        for (let j = c.numIncoming - 1; j >= 0; j--) {
-          const from = map.get(c.incomingBlock(j));
-          // an entry from outside the loop (only an unreachable block can branch into a
-          // non-header block of it) names an edge that reaches the original, not the copy
-          if (from === undefined) c.removeIncoming(j);
-          else c.setIncomingBlock(j, from as BasicBlock);
-        }
-      }
-    }
-    headers.push(map.get(header) as BasicBlock);
-    latches.push(map.get(latch) as BasicBlock);
-    prev = map;
-  }
-  // each copy's latch falls through to the next copy's header (after the cloning: copy 0 is
-  // cloned each time and must keep its test until then), the last one to the exit; unrolled
-  // partially, the last one keeps its test and goes back to copy 0's header
-  headers.push(exit);
-  const conds: Instruction[] = [];
-  const falls = partial ? trip - 1 : trip;
-  for (let k = 0; k < falls; k++) conds.push(replaceTerminator(latches[k], headers[k + 1]));
-  const lastLatch = latches[trip - 1];
-  if (partial) {
-    const t = lastLatch.terminator()!;
-    for (let j = 0; j < t.numSuccessors(); j++) if (t.successor(j) === headers[trip - 1]) t.setSuccessor(j, header);
-  }
-  // uses after the loop take the last copy's values (collected first: a last value may be an
-  // original instruction whose own uses are being replaced); the exit's phis come from the last latch
-  const replace: { user: Instruction; index: number; value: Value }[] = [];
-  for (const b of blocks) {
-    for (let i = b.first; i !== null; i = i.next) {
-      const last = look(prev, i);
-      if (last === i) continue;
-      for (let u = i.firstUse; u !== null; u = u.next) {
-        const user = u.user as Instruction;
-        const at = user.parent;
-        if (at !== null && !inLoop.has(at) && !copies.has(at)) replace.push({ user, index: u.index, value: last });
-      }
-    }
-  }
-  for (const r of replace) r.user.setOperand(r.index, r.value);
-  if (lastLatch !== latch) exit.replacePhiIncomingBlock(latch, lastLatch);
-  if (partial) {
-    // copy 0's header phis: the back edge now comes from the last copy, with its values
-    for (const p of phis) {
-      const j = p.blockIndex(latch);
-      p.setIncomingValue(j, look(prev, p.incomingValue(j)));
-      p.setIncomingBlock(j, lastLatch);
-    }
-  } else {
-    // copy 0 runs first: its header phis are the preheader's values
-    for (const p of phis) {
-      p.replaceAllUsesWith(p.incomingValueFor(preheader)!);
-      p.eraseFromParent();
-    }
-  }
-  for (const c of conds) if (!c.hasUses() && c.op === Opcode.ICmp) c.eraseFromParent();
-}
-
-/** Replaces `bb`'s conditional branch by `br to`; returns the old condition. */
-function replaceTerminator(bb: BasicBlock, to: BasicBlock): Instruction {
-  const t = bb.terminator()!;
-  const cond = t.operand(0) as Instruction;
-  bb.append(new Instruction(Opcode.Br, voidType, [to]));
-  t.eraseFromParent();
-  return cond;
-}
-
 export interface LoopUnrollStats {
   unrolled: number;
   /** Loops unrolled partially. */
   partial: number;
+  /** Loops unrolled at run time (a remainder loop after them). */
+  runtime: number;
   changed: boolean;
 }
 
@@ -283,6 +141,16 @@ function scevTripCount(se: ScalarEvolution, l: Loop): bigint | null {
   return n < 1n << BigInt(btc.bits) ? n : null;
 }
 
+/** Largest cost of the trip count's expansion for runtime unrolling (LLVM: SCEVCheapExpansionBudget, 4, with a division counted 4 here). */
+const RUNTIME_BUDGET = 6;
+
+/** The runtime unroll count: the largest power of two ≤ runtimeCount with copies × size ≤ partialThreshold (LLVM: DefaultUnrollRuntimeCount, 8). */
+function runtimeCount(size: number, o: LoopUnrollOptions): number {
+  let k = 1;
+  while (k * 2 <= o.runtimeCount && k * 2 * Math.max(1, size) <= o.partialThreshold) k *= 2;
+  return k;
+}
+
 /** Fully unrolls the innermost loops of `fn` with small constant trip counts (LoopSimplify first). */
 export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {}, cached?: LoopInfo, trace: ((line: string) => void) | null = null): LoopUnrollStats {
   const o: LoopUnrollOptions = { ...DEFAULT_LOOP_UNROLL_OPTIONS, ...opts };
@@ -292,12 +160,17 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
   // read every candidate first: unrolling one innermost loop leaves the others' blocks alone
   const todo: { shape: Shape; trip: number; partial: boolean }[] = [];
   let se: ScalarEvolution | undefined;
+  const runtime: { shape: Shape; k: number; btc: SCEV }[] = [];
   for (const l of li.loops) {
     if (l.subLoops.length > 0) continue;
     const name = li.cfg.blockOf(l.header)!.name;
     const shape = readShape(l, li);
     if (typeof shape === 'string') {
       trace?.(`loop-unroll: %${name}: ${shape}`);
+      continue;
+    }
+    if (hasUnrollDisable(shape.latch.terminator()!, fn.parent)) {
+      trace?.(`loop-unroll: %${name}: marked llvm.loop.unroll.disable`);
       continue;
     }
     const iv = readCountedIV(shape.header, shape.preheader, shape.latch);
@@ -315,20 +188,34 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
     }
     const count = partialCount(closed ?? fromSE, shape.size, o);
     if (count === null) {
+      // a symbolic trip count: unrolled at run time, around a remainder loop (its unknowns
+      // dominate the header: defined before the preheader's end, where it is expanded)
+      const k = closed === null && fromSE === null ? runtimeCount(shape.size, o) : 0;
+      const btc = k >= 2 ? (se ??= new ScalarEvolution(fn, li, li.domTree)).backedgeTakenCount(l) : null;
+      if (btc !== null && btc.kind !== SK.Const && expansionCost(btc) <= RUNTIME_BUDGET && dominatesPoint(btc, shape.header, li.domTree)) {
+        trace?.(`loop-unroll: %${name}: ${shape.size} instructions, trip count unknown until run time: unrolled by ${k} with a remainder loop`);
+        runtime.push({ shape, k, btc });
+        continue;
+      }
       trace?.(`loop-unroll: %${name}: no constant trip count ≤ ${limit}, none that ${shape.size} instructions can be unrolled by`);
       continue;
     }
     trace?.(`loop-unroll: %${name}: ${shape.size} instructions, trip count a multiple of ${count}: unrolled by ${count}`);
     todo.push({ shape, trip: count, partial: true });
   }
+  // the trip counts are expanded before any loop changes (an unknown of one may be a value of
+  // another loop, which unrolling that loop renames for the uses after it, these included)
+  const counts = runtime.map((r) => new SCEVExpander(r.shape.preheader.terminator()!, se!).expand(r.btc));
   for (const { shape, trip, partial } of todo) unroll(fn, shape, trip, partial);
-  if (todo.length > 0) changed = true;
+  for (let n = 0; n < runtime.length; n++) if (counts[n] !== null) unrollRuntime(fn, runtime[n].shape, runtime[n].k, counts[n]!);
+  const rt = counts.filter((c) => c !== null).length;
+  if (todo.length + rt > 0) changed = true;
   const partial = todo.filter((t) => t.partial).length;
-  return { unrolled: todo.length - partial, partial, changed };
+  return { unrolled: todo.length - partial, partial, runtime: rt, changed };
 }
 
 export function parseLoopUnrollParams(params: string): Partial<LoopUnrollOptions> {
-  return parseNumericParams<LoopUnrollOptions>('loop-unroll', params, { 'threshold': 'threshold', 'max-trip-count': 'maxTripCount', 'partial-threshold': 'partialThreshold', 'max-partial-count': 'maxPartialCount' });
+  return parseNumericParams<LoopUnrollOptions>('loop-unroll', params, { 'threshold': 'threshold', 'max-trip-count': 'maxTripCount', 'partial-threshold': 'partialThreshold', 'max-partial-count': 'maxPartialCount', 'runtime-count': 'runtimeCount' });
 }
 
 export const loopUnrollPass: PassInfo = {
@@ -343,6 +230,7 @@ export const loopUnrollPass: PassInfo = {
         const r = unrollLoops(fn, opts, ctx.analyses.get(LoopAnalysis), ctx.trace);
         if (r.unrolled) ctx.stat('loops unrolled', r.unrolled);
         if (r.partial) ctx.stat('loops unrolled partially', r.partial);
+        if (r.runtime) ctx.stat('loops unrolled at run time', r.runtime);
         return { changed: r.changed, preserved: r.changed ? 'none' : 'all' };
       },
     };

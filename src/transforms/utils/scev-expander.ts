@@ -20,6 +20,21 @@ import type { DominatorTree } from '../../analysis/dominators.js';
 import { SK, type SCEV } from '../../analysis/scev-expr.js';
 import type { ScalarEvolution } from '../../analysis/scalar-evolution.js';
 
+function isPow2Const(s: SCEV): boolean {
+  if (s.kind !== SK.Const) return false;
+  const u = BigInt.asUintN(s.bits, s.c);
+  return u > 0n && (u & (u - 1n)) === 0n;
+}
+
+function log2(u: bigint): number {
+  let k = 0;
+  while (u > 1n) {
+    u >>= 1n;
+    k++;
+  }
+  return k;
+}
+
 /** Instructions `s` would take (recurrences: Infinity); subexpressions counted once. */
 export function expansionCost(s: SCEV): number {
   const seen = new Set<SCEV>();
@@ -47,7 +62,8 @@ export function expansionCost(s: SCEV): number {
         cost += 2;
         break;
       case SK.UDiv:
-        cost += 4; // a division is slow
+        // a division is slow; by a power of two it is a shift (as LLVM's expander emits it)
+        cost += isPow2Const(x.ops[1]) ? 1 : 4;
         break;
       default:
         cost += 1;
@@ -170,6 +186,7 @@ export class SCEVExpander {
         return acc;
       }
       case SK.UDiv:
+        if (isPow2Const(x.ops[1])) return inst(b.binary(Opcode.LShr, v(x.ops[0]), ConstantInt.get(ty, log2(BigInt.asUintN(x.bits, x.ops[1].c)))));
         return inst(b.binary(Opcode.UDiv, v(x.ops[0]), v(x.ops[1])));
       case SK.SMax:
       case SK.UMax: {
