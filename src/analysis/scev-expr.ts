@@ -203,7 +203,7 @@ export class SCEVContext {
           if (i === 0) parts.push(...rest);
           nops.push(parts.length === 1 ? parts[0] : this.add(parts));
         }
-        return this.addRec(nops, r.loop!, 0);
+        return this.addRec(nops, r.loop!, same.length === 1 && rest.every((x) => x.kind === SK.Const) ? shiftedFlags(same[0], rest.reduce((t, x) => t + x.c, 0n)) : 0);
       }
     }
     const all = [...others, ...recs];
@@ -300,7 +300,7 @@ export class SCEVContext {
     if (a.kind === SK.Const) return this.constant(BigInt.asUintN(a.bits, a.c), bits);
     if (a.kind === SK.ZExt) return this.zext(a.ops[0], bits);
     // a recurrence that never wraps unsigned extends operand-wise (its values all fit)
-    if (a.kind === SK.AddRec && a.isAffine() && a.flags & NW.NUW && a.step.kind === SK.Const && a.step.c >= 0n) {
+    if (a.kind === SK.AddRec && a.isAffine() && (a.flags & NW.NUW || nonNegativeNSW(a)) && a.step.kind === SK.Const && a.step.c >= 0n) {
       return this.addRec([this.zext(a.start, bits), this.zext(a.step, bits)], a.loop!, NW.NUW);
     }
     return this.intern(SK.ZExt, bits, [a], 0n, null, null, 0, this.key(SK.ZExt, bits, [a]));
@@ -368,8 +368,11 @@ export class SCEVContext {
       odd >>= 1n;
       t++;
     }
-    // any width of at least bits + t is exact; LLVM takes exactly that
-    const wide = bits + t;
+    // any width of at least bits + t is exact; LLVM takes exactly that. An iteration count
+    // zero-extended from w bits with k*w ≤ bits needs none: the product of k consecutive
+    // numbers below 2^w is below 2^(k*w) (and it is 0 when it < k, a factor being 0)
+    const narrow = it.kind === SK.ZExt && k * it.ops[0].bits <= bits;
+    const wide = narrow ? bits : bits + t;
     if (k > 3 || wide > 64) return null;
     const prod: SCEV[] = [];
     for (let i = 0; i < k; i++) prod.push(this.zext(this.add([it, this.constant(BigInt(-i), bits)]), wide));
@@ -377,6 +380,33 @@ export class SCEVContext {
     const inv = modInverse(odd, bits);
     return inv === 1n ? divided : this.mul([this.constant(inv, bits), divided]);
   }
+}
+
+/**
+ * An increasing recurrence without signed wrap from a non-negative start stays in
+ * [0, signed max]: it does not wrap unsigned either (LLVM reaches this through ranges).
+ */
+function nonNegativeNSW(a: SCEV): boolean {
+  return (a.flags & NW.NSW) !== 0 && a.start.kind === SK.Const && a.start.c >= 0n && a.step.kind === SK.Const && a.step.c > 0n;
+}
+
+/**
+ * Flags of `r + d` for an affine recurrence r = {s,+,c} with constant s and c, d constant,
+ * (d the exact sum of the constants added): without signed wrap r is monotone, increasing
+ * values in [s, smax] shifted down by d ≤ 0 stay in range when s + d does not wrap
+ * (decreasing ones in [smin, s] shifted up likewise); a result that cannot wrap signed
+ * and increases from a non-negative start cannot wrap unsigned. (A narrow form of LLVM's
+ * StrengthenNoWrapFlags on getAddExpr, which uses ranges.)
+ */
+function shiftedFlags(r: SCEV, d: bigint): number {
+  if (!r.isAffine() || !(r.flags & NW.NSW) || r.start.kind !== SK.Const || r.step.kind !== SK.Const) return 0;
+  const min = -(1n << BigInt(r.bits - 1));
+  const max = (1n << BigInt(r.bits - 1)) - 1n;
+  const exact = r.start.c + d; // the new start without wrapping
+  const c = r.step.c;
+  const ok = c > 0n ? d <= 0n && exact >= min : c < 0n ? d >= 0n && exact <= max : false;
+  if (!ok) return 0;
+  return c > 0n && exact >= 0n ? NW.NSW | NW.NUW : NW.NSW;
 }
 
 /** x^-1 mod 2^bits for odd x (Newton's iteration). */

@@ -49,7 +49,10 @@
  * by a power of two around a remainder loop (src/transforms/utils/loop-unroll-runtime.ts).
  * Loops marked `llvm.loop.unroll.disable` (runtime unrolling marks both of its loops) are left alone.
  * The mechanics (shape, cloning) are in src/transforms/utils/unroll-loop.ts.
- * Not done: peeling, loops with several exits or exiting blocks other than the latch, outer
+ * A loop not unrolled completely whose tests on an IV change outcome only in the first ≤
+ * `peel-count` iterations gets those peeled in front, the tests constant after
+ * (src/transforms/utils/loop-peel.ts).
+ * Not done: loops with several exits or exiting blocks other than the latch, outer
  * loops in the same run (they become innermost once their inner loops are gone: a later run
  * sees them).
  */
@@ -64,6 +67,7 @@ import { SK, type SCEV } from '../../analysis/scev-expr.js';
 import { simplifyLoops } from '../utils/loop-simplify.js';
 import { readShape, unroll, type Shape } from '../utils/unroll-loop.js';
 import { unrollRuntime } from '../utils/loop-unroll-runtime.js';
+import { peelCount, peelLoop, type PeelPlan } from '../utils/loop-peel.js';
 import { hasUnrollDisable } from '../utils/loop-metadata.js';
 import { dominatesPoint, expansionCost, SCEVExpander } from '../utils/scev-expander.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
@@ -84,9 +88,11 @@ export interface LoopUnrollOptions {
    * LoopUnrollPass late in the optimization pipeline, after indvars solved what it can).
    */
   runtimeCount: number;
+  /** Peeling: most iterations peeled to make tests in the loop constant (0: none). */
+  maxPeel: number;
 }
 
-export const DEFAULT_LOOP_UNROLL_OPTIONS: LoopUnrollOptions = { threshold: 400, maxTripCount: 256, partialThreshold: 150, maxPartialCount: 8, runtimeCount: 0 };
+export const DEFAULT_LOOP_UNROLL_OPTIONS: LoopUnrollOptions = { threshold: 400, maxTripCount: 256, partialThreshold: 150, maxPartialCount: 8, runtimeCount: 0, maxPeel: 3 };
 
 /**
  * The number of times the body runs (≥ 1: the loop is bottom-tested), found by simulating the
@@ -111,6 +117,8 @@ export interface LoopUnrollStats {
   partial: number;
   /** Loops unrolled at run time (a remainder loop after them). */
   runtime: number;
+  /** Loops whose first iterations were peeled. */
+  peeled: number;
   changed: boolean;
 }
 
@@ -161,6 +169,7 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
   const todo: { shape: Shape; trip: number; partial: boolean }[] = [];
   let se: ScalarEvolution | undefined;
   const runtime: { shape: Shape; k: number; btc: SCEV }[] = [];
+  const peels: { shape: Shape; plan: PeelPlan }[] = [];
   for (const l of li.loops) {
     if (l.subLoops.length > 0) continue;
     const name = li.cfg.blockOf(l.header)!.name;
@@ -186,6 +195,14 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
       todo.push({ shape, trip, partial: false });
       continue;
     }
+    // a test that changes its outcome only in the first iterations: those run in front (LLVM
+    // computes the peel count before partial and runtime unrolling too)
+    const plan = o.maxPeel > 0 ? peelCount((se ??= new ScalarEvolution(fn, li, li.domTree)), l, shape, o.maxPeel) : null;
+    if (plan !== null && plan.k * shape.size <= o.partialThreshold) {
+      trace?.(`loop-unroll: %${name}: ${plan.tests.length} test(s) constant after ${plan.k} iteration(s): peeled`);
+      peels.push({ shape, plan });
+      continue;
+    }
     const count = partialCount(closed ?? fromSE, shape.size, o);
     if (count === null) {
       // a symbolic trip count: unrolled at run time, around a remainder loop (its unknowns
@@ -207,15 +224,16 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
   // another loop, which unrolling that loop renames for the uses after it, these included)
   const counts = runtime.map((r) => new SCEVExpander(r.shape.preheader.terminator()!, se!).expand(r.btc));
   for (const { shape, trip, partial } of todo) unroll(fn, shape, trip, partial);
+  for (const { shape, plan } of peels) peelLoop(fn, shape, plan);
   for (let n = 0; n < runtime.length; n++) if (counts[n] !== null) unrollRuntime(fn, runtime[n].shape, runtime[n].k, counts[n]!);
   const rt = counts.filter((c) => c !== null).length;
-  if (todo.length + rt > 0) changed = true;
+  if (todo.length + rt + peels.length > 0) changed = true;
   const partial = todo.filter((t) => t.partial).length;
-  return { unrolled: todo.length - partial, partial, runtime: rt, changed };
+  return { unrolled: todo.length - partial, partial, runtime: rt, peeled: peels.length, changed };
 }
 
 export function parseLoopUnrollParams(params: string): Partial<LoopUnrollOptions> {
-  return parseNumericParams<LoopUnrollOptions>('loop-unroll', params, { 'threshold': 'threshold', 'max-trip-count': 'maxTripCount', 'partial-threshold': 'partialThreshold', 'max-partial-count': 'maxPartialCount', 'runtime-count': 'runtimeCount' });
+  return parseNumericParams<LoopUnrollOptions>('loop-unroll', params, { 'threshold': 'threshold', 'max-trip-count': 'maxTripCount', 'partial-threshold': 'partialThreshold', 'max-partial-count': 'maxPartialCount', 'runtime-count': 'runtimeCount', 'peel-count': 'maxPeel' });
 }
 
 export const loopUnrollPass: PassInfo = {
@@ -231,6 +249,7 @@ export const loopUnrollPass: PassInfo = {
         if (r.unrolled) ctx.stat('loops unrolled', r.unrolled);
         if (r.partial) ctx.stat('loops unrolled partially', r.partial);
         if (r.runtime) ctx.stat('loops unrolled at run time', r.runtime);
+        if (r.peeled) ctx.stat('loops peeled', r.peeled);
         return { changed: r.changed, preserved: r.changed ? 'none' : 'all' };
       },
     };

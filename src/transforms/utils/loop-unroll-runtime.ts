@@ -32,7 +32,7 @@ import { setUnrollDisable } from './loop-metadata.js';
 import { unroll, type Shape } from './unroll-loop.js';
 
 /** Gives every value of the loop used after it a phi in the (dedicated) exit block. */
-function formLCSSA(s: Shape): void {
+export function formLCSSA(s: Shape): void {
   const inLoop = new Set(s.blocks);
   for (const b of s.blocks) {
     for (let i = b.first; i !== null; i = i.next) {
@@ -55,21 +55,21 @@ function formLCSSA(s: Shape): void {
   }
 }
 
-/** A copy of the loop's blocks placed after them, with its value map. */
-function cloneLoop(fn: Function, s: Shape): { map: Map<Value, Value>; header: BasicBlock; latch: BasicBlock; blocks: BasicBlock[] } {
+/** A copy of the loop's blocks placed after them, with its value map (its header phis keep their preheader entries). */
+export function cloneLoop(fn: Function, s: Shape, suffix = 'epil'): { map: Map<Value, Value>; header: BasicBlock; latch: BasicBlock; blocks: BasicBlock[] } {
   const map = new Map<Value, Value>();
   const cloned: Instruction[] = [];
   const blocks: BasicBlock[] = [];
   let after = s.blocks[s.blocks.length - 1];
   for (const b of s.blocks) {
-    const nb = new BasicBlock(b.name === '' ? '' : `${b.name}.epil`);
+    const nb = new BasicBlock(b.name === '' ? '' : `${b.name}.${suffix}`);
     fn.insertBlockAfter(nb, after);
     after = nb;
     map.set(b, nb);
     blocks.push(nb);
     for (let i = b.first; i !== null; i = i.next) {
       const c = i.clone();
-      if (c.name !== '') c.name = `${c.name}.epil`;
+      if (c.name !== '') c.name = `${c.name}.${suffix}`;
       nb.append(c);
       map.set(i, c);
       cloned.push(c);
@@ -86,7 +86,7 @@ function cloneLoop(fn: Function, s: Shape): { map: Map<Value, Value>; header: Ba
         if (from !== undefined) c.setIncomingBlock(j, from as BasicBlock);
         // the header's entry from the preheader is rewired by the caller; any other entry
         // from outside comes from an unreachable block (as in loop-unroll.ts)
-        else if (!(c.parent === map.get(s.header) && c.incomingBlock(j) === s.preheader)) c.removeIncoming(j);
+        else if (c.parent !== map.get(s.header)) c.removeIncoming(j);
       }
     }
   }
