@@ -247,12 +247,15 @@ export class SCEVContext {
       // distribute a constant over an add (LLVM does, so that like terms meet)
       if (rest[0].kind === SK.Add) return this.add(rest[0].ops.map((o) => this.mul([this.constant(cst, bits), o])));
     }
-    // A * (c + B) = c*A + A*B: keeps `x + x*(n - 1)` from exit values foldable to `x*n`
-    if (rest.length === 2) {
-      const ai = rest.findIndex((x) => x.kind === SK.Add && x.ops.length === 2 && x.ops[0].kind === SK.Const);
-      if (ai >= 0) {
+    // A * (c + B) = c*A + A*B: keeps `x + x*(n - 1)` from exit values foldable to `x*n` (A a
+    // product of any length, as an exit value of a nest of loops is; one such factor only,
+    // so the result has two terms and distributing never multiplies out a product of sums)
+    if (rest.length >= 2) {
+      const isCB = (x: SCEV) => x.kind === SK.Add && x.ops.length === 2 && x.ops[0].kind === SK.Const;
+      const ai = rest.findIndex(isCB);
+      if (ai >= 0 && rest.filter(isCB).length === 1) {
         const a = rest[ai];
-        const other = this.mul([this.constant(cst, bits), rest[1 - ai]]);
+        const other = this.mul([this.constant(cst, bits), ...rest.filter((_, i) => i !== ai)]);
         return this.add([this.mul([a.ops[0], other]), this.mul([a.ops[1], other])]);
       }
     }
