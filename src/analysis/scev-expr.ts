@@ -279,6 +279,8 @@ export class SCEVContext {
     while (n > 1 && ops[n - 1].isZero()) n--;
     if (n === 1) return ops[0];
     const o = ops.slice(0, n);
+    // increasing without signed wrap from a non-negative start: no unsigned wrap either
+    if (flags & NW.NSW && n === 2 && o[0].kind === SK.Const && o[0].c >= 0n && o[1].kind === SK.Const && o[1].c > 0n) flags |= NW.NUW;
     return this.intern(SK.AddRec, o[0].bits, o, 0n, null, loop, flags, this.key(SK.AddRec, o[0].bits, o, `@${loop.index}`));
   }
 

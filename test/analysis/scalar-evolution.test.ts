@@ -221,6 +221,44 @@ unsigned ustep(unsigned n) { unsigned s = 0; for (unsigned i = 0; i < n; i++) s 
     expect(compared).toBeGreaterThan(20);
   }, 60_000);
 
+  it('infers the no-wrap flags opt-19 infers for a recurrence shifted by a constant (a peeled loop)', () => {
+    const ll = `define i64 @g(i32 %n) {
+entry:
+  br label %h
+h:
+  %i = phi i32 [ 1, %entry ], [ %i1, %h ]
+  %s = phi i64 [ 0, %entry ], [ %s1, %h ]
+  %a = add i32 %i, -1
+  %b = add i32 %i, -2
+  %z = zext i32 %a to i64
+  %m = mul i64 %z, 3
+  %s1 = add i64 %m, %s
+  %i1 = add nsw i32 %i, 1
+  %c = icmp slt i32 %i1, %n
+  br i1 %c, label %h, label %x
+x:
+  ret i64 %s1
+}`;
+    const llvm = runTool(OPT, ['-passes=print<scalar-evolution>', '-disable-output', '-'], { input: ll });
+    expect(llvm.status).toBe(0);
+    let ours = '';
+    const old = setSCEVPrintSink((t) => (ours += t));
+    try {
+      runPipeline(parseModule(ll, 'g.ll'), 'print<scalar-evolution>');
+    } finally {
+      setSCEVPrintSink(old);
+    }
+    const expr = (t: string, name: string) => {
+      const lines = t.split('\n');
+      const k = lines.findIndex((l) => l.trim().startsWith(`${name} =`));
+      return /-->\s+(\S+)/.exec(lines[k + 1])![1];
+    };
+    // with flags: {0,+,1}<nuw><nsw> (shifted down to 0) and {-1,+,1}<nsw> (below 0: no nuw)
+    for (const v of ['%a', '%b', '%i']) expect(`${v}: ${expr(ours, v)}`).toBe(`${v}: ${expr(llvm.stderr, v)}`);
+    // the extension folds into the recurrence, so the sum is a second-order one
+    for (const v of ['%z', '%m', '%s1']) expect(`${v}: ${expr(ours, v).replace(/<(nuw|nsw)>/g, '')}`).toBe(`${v}: ${expr(llvm.stderr, v).replace(/<(nuw|nsw)>/g, '')}`);
+  });
+
   it('exit values and trip counts equal brute-force runs of random loop nests', () => {
     let solved = 0;
     let total = 0;

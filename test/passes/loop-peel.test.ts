@@ -50,6 +50,8 @@ describe('peeling to eliminate compares', () => {
     ['i == 0 from 0', loop(0, 1, 'add nsw', 'icmp eq i32 %i, 0'), 1],
     ['i >= 3 from 0: three iterations', loop(0, 1, 'add nsw', 'icmp sge i32 %i, 3'), 3],
     ['i <u 2 from 0 with nuw', loop(0, 1, 'add nuw', 'icmp ult i32 %i, 2'), 2],
+    // nsw from a non-negative start counting up implies nuw
+    ['i <u 2 from 0 with nsw', loop(0, 1, 'add nsw', 'icmp ult i32 %i, 2'), 2],
     ['2 < i with the operands swapped, counting by 2', loop(0, 2, 'add nsw', 'icmp slt i32 2, %i'), 2],
   ] as const) {
     it(`peels ${what}`, () => {
@@ -66,7 +68,8 @@ describe('peeling to eliminate compares', () => {
     for (const ir of [
       loop(0, 1, 'add nsw', 'icmp sgt i32 %i, 5'), // switches after 6 iterations: over peel-count 3
       loop(0, 1, 'add', 'icmp sgt i32 %i, 0'), // no nsw: the IV may wrap and the test change back
-      loop(0, 1, 'add nsw', 'icmp ult i32 %i, 2'), // unsigned test, nsw only
+      // unsigned test, nsw only, from below zero: false, then true at 0 and 1, then false again
+      loop(-5, 1, 'add nsw', 'icmp ult i32 %i, 2'),
       loop(0, 1, 'add nsw', 'icmp sgt i32 %i, %n'), // not a constant
     ]) {
       expect(stat(opt(ir, 'loop-unroll'), 'loop-unroll', 'loops peeled'), ir).toBe(0);
