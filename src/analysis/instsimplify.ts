@@ -36,6 +36,7 @@ import {
 } from '../ir/constants.js';
 import type { Function, GlobalVariable } from '../ir/function.js';
 import type { Instruction } from '../ir/instruction.js';
+import type { DominatorTree } from './dominators.js';
 import { allocSize, storeSize, structLayout } from '../ir/layout.js';
 import { Flag, Opcode, Pred, isBinaryOp, isCastOp, isCommutative, swappedPred } from '../ir/opcodes.js';
 import { Type, TypeKind, i1 } from '../ir/types.js';
@@ -1142,6 +1143,15 @@ function simplifyIntrinsic(name: string, args: readonly Value[], ty: Type): Valu
 export interface SimplifyOptions {
   /** For phis with undef entries: whether `v` dominates the phi (else only constants/arguments qualify). */
   dominatesPhi?: (v: Value, phiBlock: BasicBlock) => boolean;
+}
+
+/** `dominatesPhi` for simplifyInstruction: v's definition strictly dominates the phi's block. */
+export function phiDominanceQuery(dt: DominatorTree): (v: Value, bb: BasicBlock) => boolean {
+  return (v, bb) => {
+    if (v.kind !== ValueKind.Instruction) return v.kind === ValueKind.Argument;
+    const def = (v as Instruction).parent;
+    return def !== null && def !== bb && dt.isReachable(bb.id) && dt.dominates(def.id, bb.id);
+  };
 }
 
 /**

@@ -32,7 +32,7 @@ import type { Instruction } from '../ir/instruction.js';
 import { Module } from '../ir/module.js';
 import { Opcode, OPCODE_NAMES, isBinaryOp, isFloatBinaryOp } from '../ir/opcodes.js';
 import { intrinsicCallProblem, intrinsicDeclarationProblem } from '../ir/intrinsic-verifier.js';
-import { Type, TypeKind } from '../ir/types.js';
+import { isSized, Type, TypeKind } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 
 /**
@@ -496,37 +496,6 @@ function primitiveBits(t: Type): number {
   if (t.kind === TypeKind.Vector) return t.count * primitiveBits(t.elem!);
   if (t.kind === TypeKind.Int || t.isFloatingPoint()) return t.bits;
   return 0;
-}
-/** Whether values of `t` have a size (can be allocated, loaded, stored). Iterative. */
-export function isSized(t: Type): boolean {
-  const k = t.kind;
-  if (k === TypeKind.Int || k === TypeKind.Ptr || k === TypeKind.Float || k === TypeKind.Double) return true;
-  const stack: Type[] = [t];
-  while (stack.length > 0) {
-    const x = stack.pop()!;
-    switch (x.kind) {
-      case TypeKind.Int:
-      case TypeKind.Ptr:
-      case TypeKind.Half:
-      case TypeKind.BFloat:
-      case TypeKind.Float:
-      case TypeKind.Double:
-      case TypeKind.X86_FP80:
-      case TypeKind.FP128:
-        break;
-      case TypeKind.Array:
-      case TypeKind.Vector:
-        stack.push(x.elem!);
-        break;
-      case TypeKind.Struct:
-        if (x.opaque) return false;
-        for (const m of x.members) stack.push(m);
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
 }
 function isBlock(v: Value): boolean {
   return v.kind === ValueKind.BasicBlock;

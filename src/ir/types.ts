@@ -228,3 +228,35 @@ export const i16 = intType(16);
 export const i32 = intType(32);
 export const i64 = intType(64);
 export const ptr = ptrType(0);
+
+/** Whether values of `t` have a size (can be allocated, loaded, stored). Iterative. */
+export function isSized(t: Type): boolean {
+  const k = t.kind;
+  if (k === TypeKind.Int || k === TypeKind.Ptr || k === TypeKind.Float || k === TypeKind.Double) return true;
+  const stack: Type[] = [t];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    switch (x.kind) {
+      case TypeKind.Int:
+      case TypeKind.Ptr:
+      case TypeKind.Half:
+      case TypeKind.BFloat:
+      case TypeKind.Float:
+      case TypeKind.Double:
+      case TypeKind.X86_FP80:
+      case TypeKind.FP128:
+        break;
+      case TypeKind.Array:
+      case TypeKind.Vector:
+        stack.push(x.elem!);
+        break;
+      case TypeKind.Struct:
+        if (x.opaque) return false;
+        for (const m of x.members) stack.push(m);
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}

@@ -67,9 +67,8 @@ import { Instruction } from '../../ir/instruction.js';
 import { Flag, Opcode, Pred, inversePred, isBinaryOp, isCommutative, isSignedPred, swappedPred } from '../../ir/opcodes.js';
 import { Type, TypeKind, i1 } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
-import { isKnownNonNegative, simplifyInstruction } from '../../analysis/instsimplify.js';
+import { isKnownNonNegative, phiDominanceQuery, simplifyInstruction } from '../../analysis/instsimplify.js';
 import { CFGAnalysis, DominatorTreeAnalysis } from '../../pm/analyses.js';
-import { phiDominanceQuery } from '../scalar/instsimplify.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import type { PassInfo } from '../../pm/registry.js';
 

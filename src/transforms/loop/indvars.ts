@@ -51,7 +51,7 @@ import { LoopAnalysis } from '../../pm/analyses.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import type { PassInfo } from '../../pm/registry.js';
 import { computeLoopExits, simplifyLoops, type LoopExits } from '../utils/loop-simplify.js';
-import { deleteIfDead } from '../scalar/simplifycfg.js';
+import { deleteIfDead } from '../utils/local.js';
 import { indvarsExitValuesSCEV } from './indvars-scev.js';
 
 // ---- symbolic loop-invariant expressions ---------------------------------------------------

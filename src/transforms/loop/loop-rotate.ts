@@ -38,8 +38,8 @@ import { LoopAnalysis } from '../../pm/analyses.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import { parseNumericParams, type PassInfo } from '../../pm/registry.js';
 import { repairSSA } from '../utils/ssa-repair.js';
-import { commonLoop, LoopMembership, simplifyLoops, splitBlockPredecessors, splitEdge } from '../utils/loop-simplify.js';
-import { edgeCount, mergeSuccessorIntoBlock } from '../scalar/simplifycfg.js';
+import { commonLoop, LoopMembership, simplifyLoops } from '../utils/loop-simplify.js';
+import { edgeCount, mergeSuccessorIntoBlock, splitBlockPredecessors, splitEdge } from '../utils/basic-block-utils.js';
 
 export interface LoopRotateOptions {
   headerSize: number;
@@ -136,7 +136,7 @@ function rotate(fn: Function, l: Loop, shape: LiveLoop, mem: LoopMembership): vo
   const exit = inLoopSucc === s0 ? s1 : s0;
   let entryBlock = ph;
   if (!known) {
-    entryBlock = splitEdge(ph, inLoopSucc, inLoopSucc.name === '' ? '' : inLoopSucc.name + '.lr.ph');
+    entryBlock = splitEdge(ph, inLoopSucc, { name: inLoopSucc.name === '' ? '' : inLoopSucc.name + '.lr.ph', at: 'before-dest' });
     mem.add(entryBlock, l.parent);
     // keep the exit dedicated: the loop's edges into it go through a block of their own
     const inside = exit.predecessors().filter((p) => p !== ph && mem.contains(l, p));

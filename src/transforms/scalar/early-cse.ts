@@ -29,9 +29,8 @@ import { Flag, Opcode, isBinaryOp, isCastOp } from '../../ir/opcodes.js';
 import { typeId } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { BY_VALUE, expressionHash, sameExpression } from '../../analysis/expression-equality.js';
-import { simplifyInstruction } from '../../analysis/instsimplify.js';
+import { phiDominanceQuery, simplifyInstruction } from '../../analysis/instsimplify.js';
 import { DominatorTreeAnalysis } from '../../pm/analyses.js';
-import { phiDominanceQuery } from './instsimplify.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import type { PassInfo } from '../../pm/registry.js';
 

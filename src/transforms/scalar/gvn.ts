@@ -45,10 +45,9 @@ import { BY_VALUE, expressionHash } from '../../analysis/expression-equality.js'
 import { AliasAnalysis, decomposePointer, type DecomposedPointer } from '../../analysis/alias.js';
 import type { CFG } from '../../analysis/cfg.js';
 import type { DominatorTree } from '../../analysis/dominators.js';
-import { simplifyInstruction } from '../../analysis/instsimplify.js';
+import { phiDominanceQuery, simplifyInstruction } from '../../analysis/instsimplify.js';
 import { DominatorTreeAnalysis } from '../../pm/analyses.js';
 import { ExpressionTable, intersectFlags, isPureCSE } from './early-cse.js';
-import { phiDominanceQuery } from './instsimplify.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import type { PassInfo } from '../../pm/registry.js';
 

@@ -31,8 +31,8 @@ import { computeDominators } from '../../analysis/dominators.js';
 import { repairSSA } from '../utils/ssa-repair.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import { parseNumericParams, type PassInfo } from '../../pm/registry.js';
-import { splitBlockPredecessors } from '../utils/loop-simplify.js';
-import { removeUnreachableBlocks, retargetEdges } from './simplifycfg.js';
+import { retargetEdges, splitBlockPredecessors } from '../utils/basic-block-utils.js';
+import { removeUnreachableBlocks } from '../utils/local.js';
 
 // ---- constant evaluation of a block's condition along one edge ---------------------------------
 

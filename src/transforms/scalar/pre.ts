@@ -46,7 +46,7 @@ import { isSafeToSpeculate } from '../../ir/effects.js';
 import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
-import { Type, TypeKind, voidType } from '../../ir/types.js';
+import { Type, TypeKind } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { CFG, computeCFG } from '../../analysis/cfg.js';
 import { BitMatrix } from '../../analysis/dataflow/bitset.js';
@@ -57,6 +57,7 @@ import { iteratedDominanceFrontier } from '../../analysis/idf.js';
 import { findLoops, type LoopInfo } from '../../analysis/loops.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import type { PassInfo } from '../../pm/registry.js';
+import { splitEdge } from '../utils/basic-block-utils.js';
 
 /** Functions whose blocks × expressions exceed this are left alone (bit matrices would be huge). */
 const MAX_MATRIX_BITS = 40_000_000;
@@ -279,12 +280,7 @@ function splitCriticalEdges(fn: Function): BasicBlock[] {
     if (t.op !== Opcode.Br && t.op !== Opcode.Switch) continue;
     if (cfg.edgeCount(edges[k], edges[k + 1]) !== 1) continue;
     // LLVM's name for such blocks
-    const nb = new BasicBlock(p.name !== '' && s.name !== '' ? `${p.name}.${s.name}_crit_edge` : '');
-    fn.insertBlockAfter(nb, p);
-    nb.append(new Instruction(Opcode.Br, voidType, [s]));
-    for (let j = 0; j < t.numSuccessors(); j++) if (t.successor(j) === s) t.setSuccessor(j, nb);
-    s.replacePhiIncomingBlock(p, nb);
-    made.push(nb);
+    made.push(splitEdge(p, s, { name: p.name !== '' && s.name !== '' ? `${p.name}.${s.name}_crit_edge` : '' }));
   }
   return made;
 }

@@ -30,7 +30,7 @@ import { Value, ValueKind } from '../../ir/value.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import type { PassInfo } from '../../pm/registry.js';
 import { isNonEscapingAlloca } from '../../analysis/alias.js';
-import { foldTrivialPhis } from './simplifycfg.js';
+import { foldTrivialPhis } from '../utils/local.js';
 
 interface TailSite {
   block: BasicBlock;

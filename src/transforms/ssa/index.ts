@@ -20,7 +20,7 @@ export { removeRedundantPhis, type RedundantPhiStats } from './redundant-phis.js
 export { regToMem, demoteRegToStack, demotePhiToStack } from './reg2mem.js';
 export { outOfSSA, type OutOfSSAOptions, type OutOfSSAStats } from './out-of-ssa.js';
 export { sequentializeParallelCopy, sequentializeNaively, type ParallelCopy, type CopyStep } from '../utils/parallel-copy.js';
-export { splitCriticalEdges, splitEdge } from '../utils/critical-edges.js';
+export { splitCriticalEdges, splitEdge } from '../utils/basic-block-utils.js';
 export { simplifyPhiLikeLLVM, simplifyPhisLikeLLVM } from '../utils/phi-simplify.js';
 export { IDFCalculator } from '../../analysis/idf-calculator.js';
 export { SSA_PASSES } from './passes.js';

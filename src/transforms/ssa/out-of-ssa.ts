@@ -36,7 +36,7 @@ import { Opcode } from '../../ir/opcodes.js';
 import type { Value } from '../../ir/value.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import type { PassInfo } from '../../pm/registry.js';
-import { splitCriticalEdges } from '../utils/critical-edges.js';
+import { splitCriticalEdges } from '../utils/basic-block-utils.js';
 import { CopyStep, ParallelCopy, sequentializeNaively, sequentializeParallelCopy } from '../utils/parallel-copy.js';
 import { newLoad, newSlot, newStore } from './reg2mem.js';
 

@@ -12,18 +12,17 @@
  * follows its definition, which dominates every use; a phi's slot is written at the end of
  * every predecessor of its block.
  */
-import { isSized } from '../../analysis/verifier.js';
 import type { BasicBlock } from '../../ir/basic-block.js';
 import { ConstantInt } from '../../ir/constants.js';
 import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
 import { abiAlign } from '../../ir/layout.js';
 import { Opcode } from '../../ir/opcodes.js';
-import { i32, voidType, ptr, type Type } from '../../ir/types.js';
+import { i32, isSized, voidType, ptr, type Type } from '../../ir/types.js';
 import type { Value } from '../../ir/value.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import type { PassInfo } from '../../pm/registry.js';
-import { splitCriticalEdges } from '../utils/critical-edges.js';
+import { splitCriticalEdges } from '../utils/basic-block-utils.js';
 
 export interface Reg2MemStats {
   criticalEdgesSplit: number;
