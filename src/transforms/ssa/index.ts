@@ -22,5 +22,5 @@ export { outOfSSA, type OutOfSSAOptions, type OutOfSSAStats } from './out-of-ssa
 export { sequentializeParallelCopy, sequentializeNaively, type ParallelCopy, type CopyStep } from '../utils/parallel-copy.js';
 export { splitCriticalEdges, splitEdge } from '../utils/basic-block-utils.js';
 export { simplifyPhiLikeLLVM, simplifyPhisLikeLLVM } from '../utils/phi-simplify.js';
-export { IDFCalculator } from '../../analysis/idf-calculator.js';
+export { IDFCalculator } from '../../analysis/idf.js';
 export { SSA_PASSES } from './passes.js';

@@ -44,7 +44,7 @@ import { computeDominators } from '../../analysis/dominators.js';
 import { DominatorTreeAnalysis } from '../../pm/analyses.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import type { PassInfo } from '../../pm/registry.js';
-import { IDFCalculator, type Frontiers } from '../../analysis/idf-calculator.js';
+import { IDFCalculator, type Frontiers } from '../../analysis/idf.js';
 import { simplifyPhisLikeLLVM } from '../utils/phi-simplify.js';
 
 export interface PromoteOptions {
