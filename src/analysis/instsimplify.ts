@@ -37,9 +37,10 @@ import {
 import type { Function, GlobalVariable } from '../ir/function.js';
 import type { Instruction } from '../ir/instruction.js';
 import type { DominatorTree } from './dominators.js';
+import { signedMax, signedMin, unsignedMax } from '../util/apint.js';
 import { allocSize, storeSize, structLayout } from '../ir/layout.js';
 import { Flag, Opcode, Pred, isBinaryOp, isCastOp, isCommutative, swappedPred } from '../ir/opcodes.js';
-import { Type, TypeKind, i1 } from '../ir/types.js';
+import { gepStepType, Type, TypeKind, i1 } from '../ir/types.js';
 import { Argument, Value, ValueKind } from '../ir/value.js';
 
 // ---- small helpers ------------------------------------------------------------------
@@ -76,20 +77,6 @@ function isOneInt(v: Value): boolean {
 }
 function isAllOnesInt(v: Value): boolean {
   return isCInt(v) && v.num === -1;
-}
-// The ends of the integer ranges, made once per width: compares and range queries ask for
-// them on every visit, and a BigInt shift allocates.
-const SMIN: bigint[] = [];
-const SMAX: bigint[] = [];
-const UMAX: bigint[] = [];
-function signedMin(w: number): bigint {
-  return (SMIN[w] ??= -(1n << BigInt(w - 1)));
-}
-function signedMax(w: number): bigint {
-  return (SMAX[w] ??= (1n << BigInt(w - 1)) - 1n);
-}
-function unsignedMax(w: number): bigint {
-  return (UMAX[w] ??= (1n << BigInt(w)) - 1n);
 }
 /** `x` is `xor y, -1` (bitwise not): returns y, else null. */
 function matchNot(x: Value): Value | null {
@@ -1014,15 +1001,10 @@ let stepType: Type;
 /** The byte offset of element or member `n` of `t` (NaN when there is none); sets stepType. */
 function stepInto(t: Type, n: number): number {
   if (Number.isNaN(n)) return NaN;
-  if (t.kind === TypeKind.Array || t.kind === TypeKind.Vector) {
-    stepType = t.elem!;
-    return n * allocSize(stepType);
-  }
-  if (t.kind === TypeKind.Struct && n >= 0 && n < t.members.length) {
-    stepType = t.members[n];
-    return structLayout(t).offsets[n];
-  }
-  return NaN;
+  const s = gepStepType(t, n);
+  if (s === null) return NaN;
+  stepType = s;
+  return t.kind === TypeKind.Struct ? structLayout(t).offsets[n] : n * allocSize(s);
 }
 
 /** Reads a scalar of type `ty` at byte `off` of constant `c` when it is exactly one element. */

@@ -32,7 +32,7 @@ import type { Instruction } from '../ir/instruction.js';
 import { Module } from '../ir/module.js';
 import { Opcode, OPCODE_NAMES, isBinaryOp, isFloatBinaryOp } from '../ir/opcodes.js';
 import { intrinsicCallProblem, intrinsicDeclarationProblem } from '../ir/intrinsic-verifier.js';
-import { isSized, Type, TypeKind } from '../ir/types.js';
+import { aggregateStepType, gepStepType, isSized, Type, TypeKind } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 
 /**
@@ -668,13 +668,9 @@ function typeProblem(i: Instruction, fn: Function): string | null {
       if (!agg.isAggregate()) return `${name} operand must be an aggregate, not '${agg}'`;
       let cur = agg;
       for (const idx of i.indices ?? []) {
-        if (cur.kind === TypeKind.Array) {
-          if (idx < 0 || idx >= cur.count) return `${name} index ${idx} out of range for '${cur}'`;
-          cur = cur.elem!;
-        } else if (cur.kind === TypeKind.Struct) {
-          if (idx < 0 || idx >= cur.members.length) return `${name} index ${idx} out of range for '${cur}'`;
-          cur = cur.members[idx];
-        } else return `Invalid indices for ${name}`;
+        const next = aggregateStepType(cur, idx);
+        if (next === null) return cur.kind === TypeKind.Array || cur.kind === TypeKind.Struct ? `${name} index ${idx} out of range for '${cur}'` : `Invalid indices for ${name}`;
+        cur = next;
       }
       if (op === Opcode.ExtractValue) return t === cur ? null : `extractvalue result type '${t}' should be '${cur}'`;
       if (ops[1].value.type !== cur) return `Inserted value type '${ops[1].value.type}' doesn't match the indexed type '${cur}'`;
@@ -778,14 +774,15 @@ function gepProblem(i: Instruction): string | null {
   let cur: Type = src;
   for (let k = 2; k < ops.length; k++) {
     const idx = ops[k].value;
+    let f: number | null = null;
     if (cur.kind === TypeKind.Struct) {
       if (idx.kind !== ValueKind.ConstantInt || !idx.type.isInt(32)) return `struct indices in a GEP must be i32 constants (index ${k - 1} into '${cur}')`;
-      const f = (idx as ConstantInt).toNumber();
+      f = (idx as ConstantInt).toNumber();
       if (f < 0 || f >= cur.members.length) return `Invalid indices for GEP pointer type (field ${f} of '${cur}')`;
-      cur = cur.members[f];
-    } else if (cur.kind === TypeKind.Array || cur.kind === TypeKind.Vector) {
-      cur = cur.elem!;
-    } else return `Invalid indices for GEP pointer type (cannot index into '${cur}')`;
+    }
+    const next = gepStepType(cur, f);
+    if (next === null) return `Invalid indices for GEP pointer type (cannot index into '${cur}')`;
+    cur = next;
   }
   const t = i.type;
   if (vec === 0 ? !t.isPtr() : !(t.kind === TypeKind.Vector && t.count === vec && t.elem!.isPtr())) return `GEP result type '${t}' should be ${vec === 0 ? 'ptr' : `<${vec} x ptr>`}`;

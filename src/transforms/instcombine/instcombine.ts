@@ -65,12 +65,13 @@ import { findConstantCopy, loadFromConstantMemory } from '../../analysis/const-m
 import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
 import { Flag, Opcode, Pred, inversePred, isBinaryOp, isCommutative, isSignedPred, swappedPred } from '../../ir/opcodes.js';
-import { Type, TypeKind, i1 } from '../../ir/types.js';
+import { gepStepType, i1, Type, TypeKind } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { isKnownNonNegative, phiDominanceQuery, simplifyInstruction } from '../../analysis/instsimplify.js';
 import { CFGAnalysis, DominatorTreeAnalysis } from '../../pm/analyses.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import type { PassInfo } from '../../pm/registry.js';
+import { fitsSigned, fitsUnsigned, signedMax, signedMin, unsignedMax } from '../../util/apint.js';
 
 const isInst = (v: Value): v is Instruction => v.kind === ValueKind.Instruction;
 /** How far back loads and stores look for the same address in their block (LLVM's DefMaxInstsToScan). */
@@ -78,18 +79,6 @@ const SCAN_LIMIT = 6;
 const isCInt = (v: Value): v is ConstantInt => v.kind === ValueKind.ConstantInt;
 const isConst = (v: Value): boolean => v.kind >= ValueKind.ConstantInt;
 
-function signedMin(w: number): bigint {
-  return -(1n << BigInt(w - 1));
-}
-function signedMax(w: number): bigint {
-  return (1n << BigInt(w - 1)) - 1n;
-}
-function fitsSigned(v: bigint, w: number): boolean {
-  return v >= signedMin(w) && v <= signedMax(w);
-}
-function fitsUnsigned(v: bigint, w: number): boolean {
-  return v >= 0n && v < 1n << BigInt(w);
-}
 /** log2 of a power of two given as an unsigned bigint, else -1. */
 function log2Exact(u: bigint): number {
   if (u <= 0n || (u & (u - 1n)) !== 0n) return -1;
@@ -664,7 +653,7 @@ class Combiner {
       // canonical strict predicates (the boundary constants were folded by instsimplify)
       if (p === Pred.SLE && c !== signedMax(w)) return this.newICmp(i, Pred.SLT, a, ci(t, c + 1n));
       if (p === Pred.SGE && c !== signedMin(w)) return this.newICmp(i, Pred.SGT, a, ci(t, c - 1n));
-      if (p === Pred.ULE && uc !== (1n << BigInt(w)) - 1n) return this.newICmp(i, Pred.ULT, a, ci(t, uc + 1n));
+      if (p === Pred.ULE && uc !== unsignedMax(w)) return this.newICmp(i, Pred.ULT, a, ci(t, uc + 1n));
       if (p === Pred.UGE && uc !== 0n) return this.newICmp(i, Pred.UGT, a, ci(t, uc - 1n));
       if (p === Pred.ULT && uc === 1n) return this.newICmp(i, Pred.EQ, a, ci(t, 0n));
       if (p === Pred.UGT && uc === 0n) return this.newICmp(i, Pred.NE, a, ci(t, 0n));
@@ -814,9 +803,10 @@ class Combiner {
     if (base.type !== i.type || base.auxType === null || i.auxType === null) return null;
     let t: Type = base.auxType;
     for (let k = 2; k < base.ops.length; k++) {
-      if (t.kind === TypeKind.Array || t.kind === TypeKind.Vector) t = t.elem!;
-      else if (t.kind === TypeKind.Struct && isCInt(base.ops[k].value)) t = t.members[Number((base.ops[k].value as ConstantInt).value)];
-      else return null;
+      const x = base.ops[k].value;
+      const next = gepStepType(t, isCInt(x) ? Number(x.value) : null);
+      if (next === null) return null;
+      t = next;
     }
     if (t !== i.auxType || t.kind === TypeKind.Vector) return null;
     const ops: Value[] = [];

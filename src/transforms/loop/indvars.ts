@@ -52,6 +52,7 @@ import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import type { PassInfo } from '../../pm/registry.js';
 import { computeLoopExits, simplifyLoops, type LoopExits } from '../utils/loop-simplify.js';
 import { deleteIfDead } from '../utils/local.js';
+import { signedMax, signedMin } from '../../util/apint.js';
 import { indvarsExitValuesSCEV } from './indvars-scev.js';
 
 // ---- symbolic loop-invariant expressions ---------------------------------------------------
@@ -240,8 +241,8 @@ class IndVars {
     const c = iv.step.c;
     const B = (b as ConstantInt).value;
     const bits = iv.bits;
-    const smin = -(1n << BigInt(bits - 1));
-    const smax = (1n << BigInt(bits - 1)) - 1n;
+    const smin = signedMin(bits);
+    const smax = signedMax(bits);
     if (c > 0n) {
       let hi: bigint;
       if (pred === Pred.SLT) hi = B - 1n;
@@ -275,8 +276,8 @@ class IndVars {
     const range = this.ivRange(iv, header, latch);
     if ((next.flags & Flag.NSW) === 0 && range === null) return;
     const bits = iv.bits;
-    const smin = -(1n << BigInt(bits - 1));
-    const smax = (1n << BigInt(bits - 1)) - 1n;
+    const smin = signedMin(bits);
+    const smax = signedMax(bits);
     const stepC = iv.step.k === SK.Const ? iv.step.c : 0n;
     // sext users of the IV, and of `IV + constant` computed in the loop (array[i - 1])
     const exts: Instruction[] = [];
