@@ -40,7 +40,8 @@ import { dsePass } from '../transforms/scalar/dse.js';
 import { SSA_PASSES } from '../transforms/ssa/passes.js';
 import { Instrumentation, PassManager } from '../pm/pass-manager.js';
 import { registerStandardPipelines } from './pipelines.js';
-import { parsePipeline, registerPass, type PassInfo } from '../pm/registry.js';
+import { parsePipeline } from '../pm/pipeline-parser.js';
+import { registerPass, type PassInfo } from '../pm/registry.js';
 
 const ALL_PASSES: PassInfo[] = [
   // one entry per pass file
@@ -105,7 +106,8 @@ export function runPipeline(m: Module, pipeline: string, instr: Instrumentation 
   return pm;
 }
 
-export { parsePipeline, passInfos, PipelineError } from '../pm/registry.js';
+export { parsePipeline, PipelineError } from '../pm/pipeline-parser.js';
+export { passInfos } from '../pm/registry.js';
 export { PassManager, VerifyEachError } from '../pm/pass-manager.js';
 // The Node-only streaming optimizer (streaming.ts, streaming-parallel.ts) is not re-exported
 // here: everything that imports this file must still bundle for a browser (src/index.ts and

@@ -69,8 +69,8 @@ import { gepStepType, i1, Type, TypeKind } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { isKnownNonNegative, phiDominanceQuery, simplifyInstruction } from '../../analysis/instsimplify.js';
 import { CFGAnalysis, DominatorTreeAnalysis } from '../../pm/analyses.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass, param } from '../../pm/define-pass.js';
 import { fitsSigned, fitsUnsigned, signedMax, signedMin, unsignedMax } from '../../util/apint.js';
 
 const isInst = (v: Value): v is Instruction => v.kind === ValueKind.Instruction;
@@ -853,23 +853,14 @@ export function combineFunction(fn: Function, ctx: PassContext, opts: InstCombin
   return { changed: c.changed, cfgChanged: c.cfgChanged };
 }
 
-export const instcombinePass: PassInfo = {
+export const instcombinePass = definePass({
   name: 'instcombine',
   description: 'peephole rewrites: canonicalization, strength reduction, reassociation, compare and cast folding (worklist to a fixed point)',
-  create(params: string): FunctionPass {
-    const opts: InstCombineOptions = { sdivPow2: false };
-    for (const p of params.split(';').map((s) => s.trim()).filter((s) => s !== '')) {
-      if (p === 'sdiv-pow2') opts.sdivPow2 = true;
-      else if (p === 'no-sdiv-pow2') opts.sdivPow2 = false;
-      else throw new Error(`instcombine: unknown parameter '${p}' (expected sdiv-pow2)`);
-    }
-    return {
-      kind: 'function',
-      name: 'instcombine',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const r = combineFunction(fn, ctx, opts);
-        return { changed: r.changed, preserved: r.cfgChanged ? 'none' : 'cfg' };
-      },
-    };
+  params: {
+    sdivPow2: param.flag('sdiv-pow2', false, 'expand sdiv by a power of two with the rounding fix-up'),
   },
-};
+  run(fn, ctx, opts) {
+    const r = combineFunction(fn, ctx, opts);
+    return { changed: r.changed, preserved: r.cfgChanged ? 'none' : 'cfg' };
+  },
+});

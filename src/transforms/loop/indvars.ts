@@ -48,8 +48,8 @@ import { CFG } from '../../analysis/cfg.js';
 import type { DominatorTree } from '../../analysis/dominators.js';
 import { findLoops, Loop, type LoopInfo } from '../../analysis/loops.js';
 import { LoopAnalysis } from '../../pm/analyses.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass, param } from '../../pm/define-pass.js';
 import { computeLoopExits, simplifyLoops, type LoopExits } from '../utils/loop-simplify.js';
 import { deleteIfDead } from '../utils/local.js';
 import { signedMax, signedMin } from '../../util/apint.js';
@@ -810,41 +810,25 @@ export function runIndVars(fn: Function, opts: Partial<IndVarsOptions> = {}, ctx
   return { ...iv.stats, cfgChanged };
 }
 
-export function parseIndVarsParams(params: string): Partial<IndVarsOptions> {
-  const o: Partial<IndVarsOptions> = {};
-  for (const raw of params.split(';')) {
-    const p = raw.trim();
-    if (p === '') continue;
-    if (p === 'no-strength-reduce') o.strengthReduce = 'never';
-    else if (/^strength-reduce=(never|profitable|always)$/.test(p)) o.strengthReduce = p.slice('strength-reduce='.length) as IndVarsOptions['strengthReduce'];
-    else if (p === 'no-lftr') o.lftr = false;
-    else if (p === 'no-widen') o.widen = false;
-    else if (/^exit-values=(never|cheap|always)$/.test(p)) o.exitValues = p.slice('exit-values='.length) as IndVarsOptions['exitValues'];
-    else throw new Error(`indvars: unknown parameter '${p}' (expected no-strength-reduce, strength-reduce=never|profitable|always, no-lftr, no-widen, exit-values=never|cheap|always)`);
-  }
-  return o;
-}
-
-export const indvarsPass: PassInfo = {
+export const indvarsPass = definePass({
   name: 'indvars',
   description: 'induction variables: strength reduction, redundant IVs, exit values, test replacement',
-  create(params: string): FunctionPass {
-    const opts = parseIndVarsParams(params);
-    return {
-      kind: 'function',
-      name: 'indvars',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const r = runIndVars(fn, opts, ctx);
-        if (r.redundant) ctx.stat('redundant IVs merged', r.redundant);
-        if (r.reduced) ctx.stat('multiplications strength-reduced', r.reduced);
-        if (r.exitValues) ctx.stat('exit values replaced', r.exitValues);
-        if (r.lftr) ctx.stat('exit tests replaced', r.lftr);
-        if (r.widened) ctx.stat('IVs widened', r.widened);
-        let changed = r.cfgChanged || r.redundant + r.reduced + r.exitValues + r.lftr + r.widened > 0;
-        if (indvarsExitValuesSCEV(fn, ctx, changed, r.cfgChanged).replaced > 0) changed = true;
-        return { changed, preserved: r.cfgChanged ? 'none' : changed ? 'cfg' : 'all' };
-      },
-    };
+  params: {
+    strengthReduce: param.choice('strength-reduce', ['never', 'profitable', 'always'] as const, DEFAULT_INDVARS_OPTIONS.strengthReduce, 'strength-reduce multiplications by the IV (profitable: when a chain of two or more goes)', 'never'),
+    exitValues: param.choice('exit-values', ['never', 'cheap', 'always'] as const, DEFAULT_INDVARS_OPTIONS.exitValues, 'replace uses of IVs after the loop by their final values'),
+    lftr: param.flag('lftr', DEFAULT_INDVARS_OPTIONS.lftr, 'linear function test replacement'),
+    widen: param.flag('widen', DEFAULT_INDVARS_OPTIONS.widen, 'widen sign-extended IVs to the extension type'),
   },
-};
+  run(fn, ctx, opts) {
+    const r = runIndVars(fn, opts, ctx);
+    if (r.redundant) ctx.stat('redundant IVs merged', r.redundant);
+    if (r.reduced) ctx.stat('multiplications strength-reduced', r.reduced);
+    if (r.exitValues) ctx.stat('exit values replaced', r.exitValues);
+    if (r.lftr) ctx.stat('exit tests replaced', r.lftr);
+    if (r.widened) ctx.stat('IVs widened', r.widened);
+    let changed = r.cfgChanged || r.redundant + r.reduced + r.exitValues + r.lftr + r.widened > 0;
+    if (indvarsExitValuesSCEV(fn, ctx, changed, r.cfgChanged).replaced > 0) changed = true;
+    return { changed, preserved: r.cfgChanged ? 'none' : changed ? 'cfg' : 'all' };
+  },
+});
 

@@ -25,8 +25,8 @@ import { Opcode } from '../../ir/opcodes.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { isGuaranteedNotUndefOrPoison, simplifyPhiValues } from '../../analysis/instsimplify.js';
 import { CFGAnalysis, DominatorTreeAnalysis } from '../../pm/analyses.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass } from '../../pm/define-pass.js';
 import { removeRedundantPhiWebs } from '../utils/phi-webs.js';
 
 /** The value a copy instruction copies, or null when `i` is not a copy (phis: see copyOfPhi). */
@@ -97,16 +97,10 @@ export function propagateCopies(fn: Function, ctx: PassContext): number {
   return removed;
 }
 
-export const copypropPass: PassInfo = {
+export const copypropPass = definePass({
   name: 'copyprop',
   description: 'replace uses of copies (single-value phis and phi webs, select c,x,x, no-op casts, freeze of well-defined values)',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'copyprop',
-      run(fn: Function, ctx: PassContext): PassResult {
-        return { changed: propagateCopies(fn, ctx) > 0, preserved: 'cfg' };
-      },
-    };
+  run(fn, ctx) {
+    return { changed: propagateCopies(fn, ctx) > 0, preserved: 'cfg' };
   },
-};
+});

@@ -10,8 +10,8 @@ import type { Function } from '../../ir/function.js';
 import { isTriviallyDead } from '../../ir/effects.js';
 import { Instruction } from '../../ir/instruction.js';
 import { ValueKind } from '../../ir/value.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass } from '../../pm/define-pass.js';
 
 export function eliminateDeadCode(fn: Function, ctx?: PassContext): boolean {
   const work: Instruction[] = [];
@@ -29,16 +29,10 @@ export function eliminateDeadCode(fn: Function, ctx?: PassContext): boolean {
   return removed > 0;
 }
 
-export const dcePass: PassInfo = {
+export const dcePass = definePass({
   name: 'dce',
   description: 'delete instructions with no uses and no side effects',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'dce',
-      run(fn: Function, ctx: PassContext): PassResult {
-        return { changed: eliminateDeadCode(fn, ctx), preserved: 'cfg' };
-      },
-    };
+  run(fn, ctx) {
+    return { changed: eliminateDeadCode(fn, ctx), preserved: 'cfg' };
   },
-};
+});

@@ -31,8 +31,8 @@ import { Value, ValueKind } from '../../ir/value.js';
 import { BY_VALUE, expressionHash, sameExpression } from '../../analysis/expression-equality.js';
 import { phiDominanceQuery, simplifyInstruction } from '../../analysis/instsimplify.js';
 import { DominatorTreeAnalysis } from '../../pm/analyses.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass } from '../../pm/define-pass.js';
 
 const FLAG_BITS_IGNORED_IN_KEY = BY_VALUE.ignoredFlags;
 
@@ -291,17 +291,11 @@ export function earlyCSE(fn: Function, ctx: PassContext): CSEStats {
   return s;
 }
 
-export const earlyCsePass: PassInfo = {
+export const earlyCsePass = definePass({
   name: 'early-cse',
   description: 'dominator-tree CSE with scoped hash tables, redundant loads within a memory generation',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'early-cse',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const s = earlyCSE(fn, ctx);
-        return { changed: s.deleted + s.simplified + s.cse + s.loads + s.stores > 0, preserved: 'cfg' };
-      },
-    };
+  run(fn, ctx) {
+    const s = earlyCSE(fn, ctx);
+    return { changed: s.deleted + s.simplified + s.cse + s.loads + s.stores > 0, preserved: 'cfg' };
   },
-};
+});

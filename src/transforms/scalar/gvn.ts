@@ -48,8 +48,8 @@ import type { DominatorTree } from '../../analysis/dominators.js';
 import { phiDominanceQuery, simplifyInstruction } from '../../analysis/instsimplify.js';
 import { DominatorTreeAnalysis } from '../../pm/analyses.js';
 import { ExpressionTable, intersectFlags, isPureCSE } from './early-cse.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass } from '../../pm/define-pass.js';
 
 /** What a backwards scan over a block segment found for a memory query. */
 const NONE = 0;
@@ -458,17 +458,11 @@ export function globalValueNumbering(fn: Function, ctx: PassContext): GVNStats {
   return s;
 }
 
-export const gvnPass: PassInfo = {
+export const gvnPass = definePass({
   name: 'gvn',
   description: 'global value numbering over the dominator tree (DVNT) with phi numbering and alias-aware redundant load elimination',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'gvn',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const s = globalValueNumbering(fn, ctx);
-        return { changed: s.simplified + s.expressions + s.phis + s.loads + s.deleted > 0, preserved: 'cfg' };
-      },
-    };
+  run(fn, ctx) {
+    const s = globalValueNumbering(fn, ctx);
+    return { changed: s.simplified + s.expressions + s.phis + s.loads + s.deleted > 0, preserved: 'cfg' };
   },
-};
+});

@@ -13,8 +13,8 @@ import { Instruction } from '../../ir/instruction.js';
 import { ValueKind } from '../../ir/value.js';
 import { phiDominanceQuery, simplifyInstruction } from '../../analysis/instsimplify.js';
 import { CFGAnalysis, DominatorTreeAnalysis } from '../../pm/analyses.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass } from '../../pm/define-pass.js';
 
 /** Runs instsimplify on one function; returns the number of instructions replaced. */
 export function simplifyFunction(fn: Function, ctx: PassContext): number {
@@ -50,16 +50,10 @@ export function simplifyFunction(fn: Function, ctx: PassContext): number {
   return replaced;
 }
 
-export const instsimplifyPass: PassInfo = {
+export const instsimplifyPass = definePass({
   name: 'instsimplify',
   description: 'replace instructions by simpler existing values or constants (no new instructions)',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'instsimplify',
-      run(fn: Function, ctx: PassContext): PassResult {
-        return { changed: simplifyFunction(fn, ctx) > 0, preserved: 'cfg' };
-      },
-    };
+  run(fn, ctx) {
+    return { changed: simplifyFunction(fn, ctx) > 0, preserved: 'cfg' };
   },
-};
+});

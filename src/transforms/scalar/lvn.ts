@@ -13,8 +13,8 @@
  */
 import type { Function } from '../../ir/function.js';
 import { CSEBlockProcessor } from './early-cse.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass } from '../../pm/define-pass.js';
 
 export function localValueNumbering(fn: Function, ctx: PassContext): number {
   const proc = new CSEBlockProcessor(undefined, ctx.trace);
@@ -33,16 +33,10 @@ export function localValueNumbering(fn: Function, ctx: PassContext): number {
   return s.deleted + s.simplified + s.cse + s.loads + s.stores;
 }
 
-export const lvnPass: PassInfo = {
+export const lvnPass = definePass({
   name: 'lvn',
   description: 'local value numbering (the basic-block DAG): redundant expressions and loads inside each block',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'lvn',
-      run(fn: Function, ctx: PassContext): PassResult {
-        return { changed: localValueNumbering(fn, ctx) > 0, preserved: 'cfg' };
-      },
-    };
+  run(fn, ctx) {
+    return { changed: localValueNumbering(fn, ctx) > 0, preserved: 'cfg' };
   },
-};
+});

@@ -55,8 +55,8 @@ import { solve } from '../../analysis/dataflow/solver.js';
 import { computeDominators, DominatorTree } from '../../analysis/dominators.js';
 import { iteratedDominanceFrontier } from '../../analysis/idf.js';
 import { findLoops, type LoopInfo } from '../../analysis/loops.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass } from '../../pm/define-pass.js';
 import { splitEdge } from '../utils/basic-block-utils.js';
 
 /** Functions whose blocks × expressions exceed this are left alone (bit matrices would be huge). */
@@ -517,18 +517,12 @@ function lcmRound(fn: Function, stats: PREStats): boolean {
   return changed;
 }
 
-export const prePass: PassInfo = {
+export const prePass = definePass({
   name: 'pre',
   description: 'partial redundancy elimination by lazy code motion (Knoop-Rüthing-Steffen) on bit-vector data flow',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'pre',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const s = lazyCodeMotion(fn, ctx);
-        const changed = s.inserted + s.replaced > 0;
-        return { changed: changed || s.splitKept > 0, preserved: s.splitKept > 0 ? 'none' : changed ? 'cfg' : 'all' };
-      },
-    };
+  run(fn, ctx) {
+    const s = lazyCodeMotion(fn, ctx);
+    const changed = s.inserted + s.replaced > 0;
+    return { changed: changed || s.splitKept > 0, preserved: s.splitKept > 0 ? 'none' : changed ? 'cfg' : 'all' };
   },
-};
+});

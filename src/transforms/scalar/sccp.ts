@@ -31,8 +31,8 @@ import { Opcode } from '../../ir/opcodes.js';
 import { voidType } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { simplifyInstruction, simplifyWithOperands } from '../../analysis/instsimplify.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass } from '../../pm/define-pass.js';
 
 const TOP = 0;
 const CONST = 1;
@@ -410,18 +410,12 @@ function dedupePhiEntries(bb: BasicBlock, pred: BasicBlock): void {
   }
 }
 
-export const sccpPass: PassInfo = {
+export const sccpPass = definePass({
   name: 'sccp',
   description: 'sparse conditional constant propagation (Wegman-Zadeck): constants, dead branches and unreachable blocks',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'sccp',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const r = runSCCP(fn, ctx);
-        const cfgChanged = r.branches > 0 || r.blocks > 0;
-        return { changed: cfgChanged || r.constants > 0, preserved: cfgChanged ? 'none' : 'cfg' };
-      },
-    };
+  run(fn, ctx) {
+    const r = runSCCP(fn, ctx);
+    const cfgChanged = r.branches > 0 || r.blocks > 0;
+    return { changed: cfgChanged || r.constants > 0, preserved: cfgChanged ? 'none' : 'cfg' };
   },
-};
+});

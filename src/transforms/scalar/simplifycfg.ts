@@ -25,8 +25,8 @@ import { Instruction } from '../../ir/instruction.js';
 import { Opcode, Pred } from '../../ir/opcodes.js';
 import { i1, voidType } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass, param } from '../../pm/define-pass.js';
 import { countIncomingEdges, edgeCount, mergeSuccessorIntoBlock, replaceWithBranch, retargetEdges } from '../utils/basic-block-utils.js';
 import { foldTrivialPhis, removeUnreachableBlocks } from '../utils/local.js';
 
@@ -340,35 +340,16 @@ export function simplifyCFG(fn: Function, opts: Partial<SimplifyCFGOptions> = {}
   return changed;
 }
 
-export function parseSimplifyCFGParams(params: string): Partial<SimplifyCFGOptions> {
-  const o: Partial<SimplifyCFGOptions> = {};
-  for (const raw of params.split(';')) {
-    const p = raw.trim();
-    if (p === '') continue;
-    if (p === 'no-select' || p === 'no-speculate-blocks') o.selects = false;
-    else if (p === 'select' || p === 'speculate-blocks') o.selects = true;
-    else {
-      const m = /^(speculation-limit|phi-limit)=(\d+)$/.exec(p);
-      if (m === null) throw new Error(`simplifycfg: unknown parameter '${p}' (expected no-select, speculation-limit=N, phi-limit=N)`);
-      if (m[1] === 'speculation-limit') o.speculationLimit = Number(m[2]);
-      else o.phiLimit = Number(m[2]);
-    }
-  }
-  return o;
-}
-
-export const simplifycfgPass: PassInfo = {
+export const simplifycfgPass = definePass({
   name: 'simplifycfg',
   description: 'remove unreachable blocks, fold constant branches, merge and forward blocks, form selects',
-  create(params: string): FunctionPass {
-    const opts = parseSimplifyCFGParams(params);
-    return {
-      kind: 'function',
-      name: 'simplifycfg',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const changed = simplifyCFG(fn, opts, ctx);
-        return { changed, preserved: changed ? 'none' : 'all' };
-      },
-    };
+  params: {
+    selects: param.flag('select', DEFAULT_SIMPLIFYCFG_OPTIONS.selects, 'form selects from small diamonds and triangles', ['speculate-blocks']),
+    speculationLimit: param.int('speculation-limit', DEFAULT_SIMPLIFYCFG_OPTIONS.speculationLimit, 'most instructions speculated into the branch block for one select'),
+    phiLimit: param.int('phi-limit', DEFAULT_SIMPLIFYCFG_OPTIONS.phiLimit, 'most phis turned into selects at one join'),
   },
-};
+  run(fn, ctx, opts) {
+    const changed = simplifyCFG(fn, opts, ctx);
+    return { changed, preserved: changed ? 'none' : 'all' };
+  },
+});

@@ -24,8 +24,7 @@ import { Opcode } from '../../ir/opcodes.js';
 import { TypeKind } from '../../ir/types.js';
 import { ValueKind } from '../../ir/value.js';
 import { DominatorTreeAnalysis } from '../../pm/analyses.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import { definePass } from '../../pm/define-pass.js';
 import { SSABuilder } from '../utils/ssa-builder.js';
 import { addPoisonForUnreachablePredecessors, deleteAccess, emptyPromoteStats, promotableAllocas, removeIntrinsicUsers, type PromoteStats } from './mem2reg.js';
 import { simplifyPhisLikeLLVM } from '../utils/phi-simplify.js';
@@ -164,24 +163,18 @@ export function promoteMemoryToRegisterBraun(fn: Function, dt: DominatorTree, op
   return stats;
 }
 
-export const mem2regBraunPass: PassInfo = {
+export const mem2regBraunPass = definePass({
   name: 'mem2reg-braun',
   description: 'promote allocas to SSA registers with Braun et al.\'s on-the-fly construction',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'mem2reg-braun',
-      local: true,
-      run(fn: Function, ctx: PassContext): PassResult {
-        const allocas = promotableAllocas(fn);
-        if (allocas.length === 0) return { changed: false };
-        const dt = ctx.analyses.get(DominatorTreeAnalysis);
-        const s = promoteMemoryToRegisterBraun(fn, dt, {}, emptyPromoteStats(), allocas);
-        if (s.allocasPromoted > 0) ctx.stat('allocas promoted', s.allocasPromoted);
-        if (s.phisInserted > 0) ctx.stat('phis inserted', s.phisInserted);
-        if (s.phisRemoved > 0) ctx.stat('phis removed as trivial', s.phisRemoved);
-        return { changed: true, preserved: 'cfg' };
-      },
-    };
+  local: true,
+  run(fn, ctx) {
+    const allocas = promotableAllocas(fn);
+    if (allocas.length === 0) return { changed: false };
+    const dt = ctx.analyses.get(DominatorTreeAnalysis);
+    const s = promoteMemoryToRegisterBraun(fn, dt, {}, emptyPromoteStats(), allocas);
+    if (s.allocasPromoted > 0) ctx.stat('allocas promoted', s.allocasPromoted);
+    if (s.phisInserted > 0) ctx.stat('phis inserted', s.phisInserted);
+    if (s.phisRemoved > 0) ctx.stat('phis removed as trivial', s.phisRemoved);
+    return { changed: true, preserved: 'cfg' };
   },
-};
+});

@@ -42,8 +42,8 @@ import { parseModule } from '../../text/parser.js';
 import { functionSlots } from '../../text/slots.js';
 import { computeDominators } from '../../analysis/dominators.js';
 import { DominatorTreeAnalysis } from '../../pm/analyses.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass } from '../../pm/define-pass.js';
 import { IDFCalculator, type Frontiers } from '../../analysis/idf.js';
 import { simplifyPhisLikeLLVM } from '../utils/phi-simplify.js';
 
@@ -784,22 +784,16 @@ export function reportPromoteStats(ctx: PassContext, s: PromoteStats): void {
   if (s.phisRemoved > 0) ctx.stat('phis removed as trivial', s.phisRemoved);
 }
 
-export const mem2regPass: PassInfo = {
+export const mem2regPass = definePass({
   name: 'mem2reg',
   description: 'promote allocas to SSA registers (Cytron et al. with LLVM refinements)',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'mem2reg',
-      local: true,
-      run(fn: Function, ctx: PassContext): PassResult {
-        const allocas = promotableAllocas(fn);
-        if (allocas.length === 0) return { changed: false };
-        const dt = ctx.analyses.get(DominatorTreeAnalysis);
-        const s = promoteMemoryToRegister(fn, dt, { trace: ctx.trace }, emptyPromoteStats(), allocas);
-        reportPromoteStats(ctx, s);
-        return { changed: true, preserved: 'cfg' };
-      },
-    };
+  local: true,
+  run(fn, ctx) {
+    const allocas = promotableAllocas(fn);
+    if (allocas.length === 0) return { changed: false };
+    const dt = ctx.analyses.get(DominatorTreeAnalysis);
+    const s = promoteMemoryToRegister(fn, dt, { trace: ctx.trace }, emptyPromoteStats(), allocas);
+    reportPromoteStats(ctx, s);
+    return { changed: true, preserved: 'cfg' };
   },
-};
+});

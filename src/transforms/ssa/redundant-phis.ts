@@ -10,8 +10,7 @@
 import type { Function } from '../../ir/function.js';
 import type { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import { definePass } from '../../pm/define-pass.js';
 import { removeRedundantPhiWebs } from '../utils/phi-webs.js';
 
 export interface RedundantPhiStats {
@@ -45,20 +44,14 @@ export function removeRedundantPhis(fn: Function, phis?: readonly Instruction[])
   return stats;
 }
 
-export const redundantPhisPass: PassInfo = {
+export const redundantPhisPass = definePass({
   name: 'redundant-phis',
   description: 'remove redundant phi webs by SCCs (Braun et al. 2013, Algorithm 5)',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'redundant-phis',
-      local: true,
-      run(fn: Function, ctx: PassContext): PassResult {
-        const st = removeRedundantPhis(fn);
-        if (st.redundant > 0) ctx.stat('phis removed as redundant', st.redundant);
-        if (st.trivial > 0) ctx.stat('phis removed as trivial', st.trivial);
-        return { changed: st.redundant + st.trivial > 0, preserved: 'cfg' };
-      },
-    };
+  local: true,
+  run(fn, ctx) {
+    const st = removeRedundantPhis(fn);
+    if (st.redundant > 0) ctx.stat('phis removed as redundant', st.redundant);
+    if (st.trivial > 0) ctx.stat('phis removed as trivial', st.trivial);
+    return { changed: st.redundant + st.trivial > 0, preserved: 'cfg' };
   },
-};
+});

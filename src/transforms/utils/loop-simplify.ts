@@ -21,8 +21,7 @@ import type { Function } from '../../ir/function.js';
 import { Opcode } from '../../ir/opcodes.js';
 import { CFG } from '../../analysis/cfg.js';
 import { findLoops, Loop, LoopInfo } from '../../analysis/loops.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import { definePass } from '../../pm/define-pass.js';
 import { splitBlockPredecessors } from './basic-block-utils.js';
 
 /** Loop membership that also knows the blocks added since the LoopInfo was computed. */
@@ -228,22 +227,15 @@ export function isInSimplifyForm(li: LoopInfo): boolean {
   return true;
 }
 
-
-export const loopSimplifyPass: PassInfo = {
+export const loopSimplifyPass = definePass({
   name: 'loop-simplify',
   description: 'give every loop a preheader, a single latch and dedicated exit blocks',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'loop-simplify',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const s = simplifyLoops(fn);
-        if (s.preheaders) ctx.stat('preheaders inserted', s.preheaders);
-        if (s.backedges) ctx.stat('backedge blocks inserted', s.backedges);
-        if (s.exits) ctx.stat('exit blocks split', s.exits);
-        const changed = s.preheaders + s.backedges + s.exits > 0;
-        return { changed, preserved: changed ? 'none' : 'all' };
-      },
-    };
+  run(fn, ctx) {
+    const s = simplifyLoops(fn);
+    if (s.preheaders) ctx.stat('preheaders inserted', s.preheaders);
+    if (s.backedges) ctx.stat('backedge blocks inserted', s.backedges);
+    if (s.exits) ctx.stat('exit blocks split', s.exits);
+    const changed = s.preheaders + s.backedges + s.exits > 0;
+    return { changed, preserved: changed ? 'none' : 'all' };
   },
-};
+});
