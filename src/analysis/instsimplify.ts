@@ -42,6 +42,7 @@ import { allocSize, storeSize, structLayout } from '../ir/layout.js';
 import { Flag, Opcode, Pred, isBinaryOp, isCastOp, isCommutative, swappedPred } from '../ir/opcodes.js';
 import { gepStepType, Type, TypeKind, i1 } from '../ir/types.js';
 import { Argument, Value, ValueKind } from '../ir/value.js';
+import { unreachable } from '../util/assert.js';
 
 // ---- small helpers ------------------------------------------------------------------
 
@@ -187,7 +188,7 @@ export function evalICmp(pred: Pred, w: number, a: bigint, b: bigint): boolean {
     case Pred.UGE: return ua >= ub;
     case Pred.ULT: return ua < ub;
     case Pred.ULE: return ua <= ub;
-    default: throw new Error(`not an integer predicate: ${pred}`);
+    default: return unreachable(`not an integer predicate: ${pred}`);
   }
 }
 

@@ -46,6 +46,7 @@ import type { PassContext } from '../../pm/pass.js';
 import { definePass } from '../../pm/define-pass.js';
 import { IDFCalculator, type Frontiers } from '../../analysis/idf.js';
 import { simplifyPhisLikeLLVM } from '../utils/phi-simplify.js';
+import { assert } from '../../util/assert.js';
 
 export interface PromoteOptions {
   /**
@@ -198,7 +199,7 @@ function guaranteedNotPoison(v: Value): boolean {
  * about half the instructions of clang -O0 code).
  */
 export function deleteAccess(i: Instruction): void {
-  if (i.firstUse !== null) throw new Error(`mem2reg: deleting a ${i.opcodeName} that still has uses`);
+  assert(i.firstUse === null, `mem2reg: deleting a ${i.opcodeName} that still has uses`);
   const ops = i.ops;
   for (let k = 0; k < ops.length; k++) unlinkUse(ops[k]);
   i.removeFromParent();
@@ -763,7 +764,7 @@ export function traceMem2Reg(fn: Function): string {
   if (m === null) throw new Error('traceMem2Reg: the function is not in a module');
   const copy = parseModule(printModule(m), '<mem2reg trace copy>');
   const f = copy.functions.find((g) => g.name === fn.name);
-  if (f === undefined) throw new Error(`traceMem2Reg: @${fn.name} not found in the copy`);
+  assert(f !== undefined, `traceMem2Reg: @${fn.name} not found in the copy`);
   const lines: string[] = [`mem2reg on @${fn.name} (Cytron et al. with LLVM's refinements; names as in the input)`];
   const dt = computeDominators(f);
   const stats = promoteMemoryToRegister(f, dt, { trace: (l) => lines.push(l) });

@@ -24,6 +24,7 @@ import { voidType } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { computeCFG } from '../../analysis/cfg.js';
 import { deleteIfDead } from './local.js';
+import { assert } from '../../util/assert.js';
 
 /** How many successor slots of `from`'s terminator name `to`. */
 export function edgeCount(from: BasicBlock, to: BasicBlock): number {
@@ -163,7 +164,7 @@ export function splitEdge(p: BasicBlock, s: BasicBlock, opts: SplitEdgeOptions =
   if (opts.at === 'before-dest') return splitBlockPredecessors(s, [p], opts.name ?? '');
   const fn = p.parent!;
   const t = p.terminator();
-  if (t === null) throw new Error('splitEdge: the source block has no terminator');
+  assert(t !== null, 'splitEdge: the source block has no terminator');
   const nb = new BasicBlock(opts.name ?? '');
   fn.insertBlockAfter(nb, p);
   nb.append(new Instruction(Opcode.Br, voidType, [s]));
