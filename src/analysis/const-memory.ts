@@ -21,7 +21,7 @@ import { Flag, Opcode } from '../ir/opcodes.js';
 import { Type, TypeKind } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 import { decomposePointer } from './alias.js';
-import { readConstantAt } from './instsimplify.js';
+import { readConstantAt } from './constant-folding.js';
 
 /**
  * A global whose bytes are known at compile time: `constant`, with an initializer that

@@ -53,7 +53,7 @@ import { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
 import { voidType } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
-import { evalICmp } from '../../analysis/instsimplify.js';
+import { evalICmp } from '../../analysis/constant-folding.js';
 import { closedTripCount, readCountedIV, type CountedIV } from '../../analysis/trip-count.js';
 import { CFG } from '../../analysis/cfg.js';
 import { findLoops, type Loop, type LoopInfo } from '../../analysis/loops.js';

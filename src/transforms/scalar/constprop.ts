@@ -15,7 +15,8 @@ import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
 import { Use, ValueKind } from '../../ir/value.js';
-import { constantFoldInstruction, simplifyLoadFromConstant } from '../../analysis/instsimplify.js';
+import { constantFoldInstruction } from '../../analysis/instsimplify.js';
+import { simplifyLoadFromConstant } from '../../analysis/constant-folding.js';
 import type { PassContext } from '../../pm/pass.js';
 import { definePass } from '../../pm/define-pass.js';
 
