@@ -21,12 +21,11 @@ import { PoisonValue, UndefValue } from '../../ir/constants.js';
 import type { Function } from '../../ir/function.js';
 import type { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
-import { TypeKind } from '../../ir/types.js';
 import { ValueKind } from '../../ir/value.js';
 import { DominatorTreeAnalysis } from '../../pm/analyses.js';
 import { definePass } from '../../pm/define-pass.js';
 import { SSABuilder } from '../utils/ssa-builder.js';
-import { addPoisonForUnreachablePredecessors, deleteAccess, emptyPromoteStats, promotableAllocas, removeIntrinsicUsers, type PromoteStats } from './mem2reg.js';
+import { addPoisonForUnreachablePredecessors, deleteAccess, emptyPromoteStats, promotableAllocas, promoteRepeatedly, removeIntrinsicUsers, type PromoteStats } from '../utils/promote-memory.js';
 import { simplifyPhisLikeLLVM } from '../utils/phi-simplify.js';
 
 export interface BraunPromoteOptions {
@@ -151,15 +150,7 @@ export function promoteAllocasBraun(fn: Function, dt: DominatorTree, allocas: re
 
 /** Promotes entry-block allocas with the Braun builder until none is promotable. */
 export function promoteMemoryToRegisterBraun(fn: Function, dt: DominatorTree, opts: BraunPromoteOptions = {}, stats: PromoteStats = emptyPromoteStats(), first?: Instruction[]): PromoteStats {
-  let allocas = first ?? promotableAllocas(fn);
-  while (allocas.length > 0) {
-    // only a promoted slot that held pointers can make another alloca promotable
-    let heldPointers = false;
-    for (const a of allocas) if (a.auxType!.kind !== TypeKind.Int && a.auxType!.kind !== TypeKind.Double && a.auxType!.kind !== TypeKind.Float) heldPointers = true;
-    promoteAllocasBraun(fn, dt, allocas, opts, stats);
-    if (!heldPointers) break;
-    allocas = promotableAllocas(fn);
-  }
+  promoteRepeatedly(fn, first, (allocas) => promoteAllocasBraun(fn, dt, allocas, opts, stats));
   return stats;
 }
 
