@@ -37,7 +37,8 @@ import { foldExtractsOfInserts, foldWidenedPieces } from './sroa-bits.js';
 import { decomposePointer } from '../../analysis/alias.js';
 import { CFG } from '../../analysis/cfg.js';
 import { computeDominators } from '../../analysis/dominators.js';
-import { isAllocaPromotable, promoteAllocas } from '../ssa/mem2reg.js';
+import { promoteAllocas } from '../ssa/mem2reg.js';
+import { isAllocaPromotable } from '../utils/promote-memory.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import type { PassInfo } from '../../pm/registry.js';
 
