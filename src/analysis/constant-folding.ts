@@ -15,17 +15,7 @@
  *  - `undef` is refined to a convenient value only where LLVM does; poison propagates
  *    through arithmetic.
  */
-import {
-  Constant,
-  ConstantAggregate,
-  ConstantExpr,
-  ConstantFP,
-  ConstantInt,
-  ConstantNull,
-  ConstantString,
-  UndefValue,
-  nullValue,
-} from '../ir/constants.js';
+import { Constant, ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, ConstantNull, ConstantString, UndefValue, nullValue } from '../ir/constants.js';
 import type { GlobalVariable } from '../ir/function.js';
 import type { Instruction } from '../ir/instruction.js';
 import { signedMax, signedMin, unsignedMax } from '../util/apint.js';

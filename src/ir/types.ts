@@ -236,16 +236,8 @@ export function isSized(t: Type): boolean {
   const stack: Type[] = [t];
   while (stack.length > 0) {
     const x = stack.pop()!;
+    if (x.kind === TypeKind.Int || x.kind === TypeKind.Ptr || x.isFloatingPoint()) continue;
     switch (x.kind) {
-      case TypeKind.Int:
-      case TypeKind.Ptr:
-      case TypeKind.Half:
-      case TypeKind.BFloat:
-      case TypeKind.Float:
-      case TypeKind.Double:
-      case TypeKind.X86_FP80:
-      case TypeKind.FP128:
-        break;
       case TypeKind.Array:
       case TypeKind.Vector:
         stack.push(x.elem!);

@@ -16,8 +16,11 @@ import { registerPipeline } from '../pm/registry.js';
 /** A step of a standard pipeline: a pass, or a fixpoint<N> around steps. */
 export type PipelineStep = { pass: string; why: string } | { fixpoint: number; why: string; body: PipelineStep[] };
 
+/** Both standard pipelines start by building SSA. */
+const MEM2REG: PipelineStep = { pass: 'mem2reg', why: "SSA first: every later pass works on registers, not the frontend's stack slots" };
+
 const O1: PipelineStep[] = [
-  { pass: 'mem2reg', why: "SSA first: every later pass works on registers, not the frontend's stack slots" },
+  MEM2REG,
   { pass: 'instsimplify', why: 'fold what mem2reg exposed (constants through former loads, trivial phis) without creating anything' },
   { pass: 'sccp', why: 'constants along executable paths only; marks branches whose outcome is known' },
   { pass: 'simplifycfg', why: "delete the blocks and fold the branches sccp proved dead, merge what's left" },
@@ -28,7 +31,7 @@ const O1: PipelineStep[] = [
 
 const O2: PipelineStep[] = [
   // build SSA and clean up, so the inliner sees honest sizes
-  { pass: 'mem2reg', why: "SSA first: every later pass works on registers, not the frontend's stack slots" },
+  MEM2REG,
   { pass: 'sroa', why: "split the struct and constant-indexed array locals mem2reg cannot promote (LLVM's early SROA)" },
   { pass: 'ipsccp', why: 'constants across calls: arguments, return values, internal globals that keep their initializer (LLVM: IPSCCP first)' },
   { pass: 'globalopt', why: 'internal globals: never-read ones and their stores go, never-written ones become constant (LLVM: GlobalOpt after IPSCCP)' },

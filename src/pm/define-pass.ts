@@ -158,3 +158,14 @@ export function definePass<P = Record<never, never>>(def: FunctionPassDefinition
     },
   };
 }
+
+/**
+ * Adds each nonzero count of `counts` to the running pass's statistics (`--stats`) under its
+ * key: `reportStats(ctx, { 'loops rotated': n, 'blocks merged': m })`.
+ */
+export function reportStats(ctx: { stat(counter: string, n?: number): void }, counts: Readonly<Record<string, number>>): void {
+  for (const name in counts) {
+    const n = counts[name];
+    if (n > 0) ctx.stat(name, n);
+  }
+}

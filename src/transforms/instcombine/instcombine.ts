@@ -62,7 +62,7 @@ import type { Function } from '../../ir/function.js';
 import { phiDominanceQuery } from '../../analysis/instsimplify.js';
 import { CFGAnalysis, DominatorTreeAnalysis } from '../../pm/analyses.js';
 import type { PassContext } from '../../pm/pass.js';
-import { definePass, param } from '../../pm/define-pass.js';
+import { definePass, param, reportStats } from '../../pm/define-pass.js';
 import { InstCombiner, type InstCombineOptions } from './combiner.js';
 
 export type { InstCombineOptions } from './combiner.js';
@@ -76,11 +76,7 @@ export function combineFunction(fn: Function, ctx: PassContext, opts: InstCombin
   const reach = (bb: BasicBlock): boolean => bb.id >= 0 && bb.id < cfg.n && cfg.blocks[bb.id] === bb && cfg.isReachable(bb.id);
   const c = new InstCombiner(fn, reach, phiDominanceQuery(dt), opts);
   c.run(order);
-  if (c.stats.combined) ctx.stat('instructions combined', c.stats.combined);
-  if (c.stats.simplified) ctx.stat('instructions simplified', c.stats.simplified);
-  if (c.stats.deleted) ctx.stat('instructions deleted', c.stats.deleted);
-  if (c.stats.constantLoads) ctx.stat('loads folded from constant memory', c.stats.constantLoads);
-  if (c.stats.constantAllocas) ctx.stat('allocas replaced by constant globals', c.stats.constantAllocas);
+  reportStats(ctx, { 'instructions combined': c.stats.combined, 'instructions simplified': c.stats.simplified, 'instructions deleted': c.stats.deleted, 'loads folded from constant memory': c.stats.constantLoads, 'allocas replaced by constant globals': c.stats.constantAllocas });
   return { changed: c.changed, cfgChanged: c.cfgChanged };
 }
 

@@ -28,7 +28,7 @@ import { doubleType, floatType, i32, intType, ptrType, Type, voidType } from '..
 import { abiAlign } from '../../ir/layout.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { CallGraph } from '../../analysis/callgraph.js';
-import { definePass, param } from '../../pm/define-pass.js';
+import { definePass, param, reportStats } from '../../pm/define-pass.js';
 
 export interface InlineOptions {
   /** Most instructions (after constant-argument discounts) of an inlined callee. */
@@ -353,9 +353,7 @@ export const inlinePass = definePass({
   },
   run(m, ctx, opts) {
     const s = inlineModule(m, opts, (f) => ctx.invalidate(f, 'none'));
-    if (s.inlined) ctx.stat('call sites inlined', s.inlined);
-    if (s.deleted) ctx.stat('dead functions deleted', s.deleted);
-    if (s.deadCalls) ctx.stat('unused calls of pure functions deleted', s.deadCalls);
+    reportStats(ctx, { 'call sites inlined': s.inlined, 'dead functions deleted': s.deleted, 'unused calls of pure functions deleted': s.deadCalls ?? 0 });
     const changed = s.inlined + s.deleted + (s.deadCalls ?? 0) > 0;
     return { changed, preserved: changed ? 'none' : 'all' };
   },

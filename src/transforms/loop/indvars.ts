@@ -49,7 +49,7 @@ import type { DominatorTree } from '../../analysis/dominators.js';
 import { findLoops, Loop, type LoopInfo } from '../../analysis/loops.js';
 import { LoopAnalysis } from '../../pm/analyses.js';
 import type { PassContext } from '../../pm/pass.js';
-import { definePass, param } from '../../pm/define-pass.js';
+import { definePass, param, reportStats } from '../../pm/define-pass.js';
 import { computeLoopExits, simplifyLoops, type LoopExits } from '../utils/loop-simplify.js';
 import { deleteIfDead } from '../utils/local.js';
 import { SK, Sym, sConst, sVal, sAdd, sMul, sNeg, sSub, SymEmitter, BasicIV, Linear } from './iv-expr.js';
@@ -539,11 +539,7 @@ export const indvarsPass = definePass({
   },
   run(fn, ctx, opts) {
     const r = runIndVars(fn, opts, ctx);
-    if (r.redundant) ctx.stat('redundant IVs merged', r.redundant);
-    if (r.reduced) ctx.stat('multiplications strength-reduced', r.reduced);
-    if (r.exitValues) ctx.stat('exit values replaced', r.exitValues);
-    if (r.lftr) ctx.stat('exit tests replaced', r.lftr);
-    if (r.widened) ctx.stat('IVs widened', r.widened);
+    reportStats(ctx, { 'redundant IVs merged': r.redundant, 'multiplications strength-reduced': r.reduced, 'exit values replaced': r.exitValues, 'exit tests replaced': r.lftr, 'IVs widened': r.widened });
     let changed = r.cfgChanged || r.redundant + r.reduced + r.exitValues + r.lftr + r.widened > 0;
     if (indvarsExitValuesSCEV(fn, ctx, changed, r.cfgChanged).replaced > 0) changed = true;
     return { changed, preserved: r.cfgChanged ? 'none' : changed ? 'cfg' : 'all' };

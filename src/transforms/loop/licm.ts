@@ -35,7 +35,7 @@ import { computeDominators, DominatorTree } from '../../analysis/dominators.js';
 import { findLoops, Loop, LoopInfo } from '../../analysis/loops.js';
 import { LoopAnalysis } from '../../pm/analyses.js';
 import type { PassContext } from '../../pm/pass.js';
-import { definePass } from '../../pm/define-pass.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 import { computeLoopExits, simplifyLoops, type LoopExits } from '../utils/loop-simplify.js';
 import { deleteIfDead } from '../utils/local.js';
 import { repairSSA, type NewDefinition } from '../utils/ssa-repair.js';
@@ -331,10 +331,7 @@ export const licmPass = definePass({
   description: 'hoist loop-invariant computations to preheaders, sink computations used only after the loop',
   run(fn, ctx) {
     const r = runLICM(fn, ctx);
-    if (r.hoisted) ctx.stat('instructions hoisted', r.hoisted);
-    if (r.hoistedLoads) ctx.stat('loads hoisted', r.hoistedLoads);
-    if (r.sunk) ctx.stat('instructions sunk', r.sunk);
-    if (r.promoted) ctx.stat('locations promoted', r.promoted);
+    reportStats(ctx, { 'instructions hoisted': r.hoisted, 'loads hoisted': r.hoistedLoads, 'instructions sunk': r.sunk, 'locations promoted': r.promoted });
     const changed = r.cfgChanged || r.hoisted + r.sunk + r.promoted > 0;
     return { changed, preserved: r.cfgChanged ? 'none' : changed ? 'cfg' : 'all' };
   },

@@ -38,7 +38,7 @@ import { LoopAnalysis, ScalarEvolutionAnalysis } from '../../pm/analyses.js';
 import { deleteDeadLoopsSCEV } from './loop-deletion-scev.js';
 import { freshScalarEvolution } from '../../analysis/scalar-evolution.js';
 import { simplifyLoops } from '../utils/loop-simplify.js';
-import { definePass, param } from '../../pm/define-pass.js';
+import { definePass, param, reportStats } from '../../pm/define-pass.js';
 
 export interface LoopDeletionOptions {
   /** Most trips run. */
@@ -260,8 +260,7 @@ export const loopDeletionPass = definePass({
       ctx.stat('dead finite loops deleted', dead);
       r.changed = true;
     }
-    if (r.deleted) ctx.stat('loops deleted', r.deleted);
-    if (r.exitValues) ctx.stat('uses after loops replaced by constants', r.exitValues);
+    reportStats(ctx, { 'loops deleted': r.deleted, 'uses after loops replaced by constants': r.exitValues });
     return { changed: r.changed, preserved: r.changed ? 'none' : 'all' };
   },
 });

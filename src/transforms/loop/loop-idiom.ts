@@ -44,7 +44,7 @@ import { closedTripCount, readCountedIV } from '../../analysis/trip-count.js';
 import { findLoops, type Loop, type LoopInfo } from '../../analysis/loops.js';
 import { LoopAnalysis } from '../../pm/analyses.js';
 import { simplifyLoops } from '../utils/loop-simplify.js';
-import { definePass } from '../../pm/define-pass.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 
 export interface LoopIdiomStats {
   memsets: number;
@@ -249,8 +249,7 @@ export const loopIdiomPass = definePass({
   description: 'turn loops that fill or copy memory into llvm.memset / llvm.memcpy calls',
   run(fn, ctx) {
     const r = recognizeLoopIdioms(fn, ctx.analyses.get(LoopAnalysis), ctx.trace);
-    if (r.memsets) ctx.stat('loops turned into memset', r.memsets);
-    if (r.memcpys) ctx.stat('loops turned into memcpy', r.memcpys);
+    reportStats(ctx, { 'loops turned into memset': r.memsets, 'loops turned into memcpy': r.memcpys });
     return { changed: r.changed, preserved: r.changed ? 'none' : 'all' };
   },
 });

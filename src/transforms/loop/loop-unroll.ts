@@ -59,7 +59,7 @@ import { CFG } from '../../analysis/cfg.js';
 import { findLoops, type Loop, type LoopInfo } from '../../analysis/loops.js';
 import { LoopAnalysis } from '../../pm/analyses.js';
 import { simplifyLoops } from '../utils/loop-simplify.js';
-import { definePass, param } from '../../pm/define-pass.js';
+import { definePass, param, reportStats } from '../../pm/define-pass.js';
 
 export interface LoopUnrollOptions {
   /** Largest unrolled size (trip count × instructions of the loop) that is unrolled. */
@@ -319,8 +319,7 @@ export const loopUnrollPass = definePass({
   },
   run(fn, ctx, opts) {
     const r = unrollLoops(fn, opts, ctx.analyses.get(LoopAnalysis), ctx.trace);
-    if (r.unrolled) ctx.stat('loops unrolled', r.unrolled);
-    if (r.partial) ctx.stat('loops unrolled partially', r.partial);
+    reportStats(ctx, { 'loops unrolled': r.unrolled, 'loops unrolled partially': r.partial });
     return { changed: r.changed, preserved: r.changed ? 'none' : 'all' };
   },
 });

@@ -39,7 +39,7 @@ import type { CFG } from '../../analysis/cfg.js';
 import { controlDependence } from '../../analysis/control-dependence.js';
 import { CFGAnalysis, PostDominatorTreeAnalysis } from '../../pm/analyses.js';
 import type { PassContext } from '../../pm/pass.js';
-import { definePass, param } from '../../pm/define-pass.js';
+import { definePass, param, reportStats } from '../../pm/define-pass.js';
 
 export interface ADCEOptions {
   /** Allow deleting loops in `mustprogress` functions (see the file comment). */
@@ -177,8 +177,7 @@ export function aggressiveDCE(fn: Function, ctx: PassContext, opts: ADCEOptions 
     if (i.firstUse !== null) i.replaceAllUsesWith(UndefValue.get(i.type)); // uses left only in unreachable blocks
     i.removeFromParent();
   }
-  if (dead.length) ctx.stat('instructions removed', dead.length);
-  if (branches) ctx.stat('branches removed', branches);
+  reportStats(ctx, { 'instructions removed': dead.length, 'branches removed': branches });
   return { removed: dead.length, branches };
 }
 

@@ -67,7 +67,5 @@ export function propagateConstants(fn: Function, ctx?: PassContext): number {
 export const constpropPass = definePass({
   name: 'constprop',
   description: 'fold instructions whose operands are constants, iteratively (no CFG reasoning)',
-  run(fn, ctx) {
-    return { changed: propagateConstants(fn, ctx) > 0, preserved: 'cfg' };
-  },
+  run: (fn, ctx) => ({ changed: propagateConstants(fn, ctx) > 0, preserved: 'cfg' }),
 });

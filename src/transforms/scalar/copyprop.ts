@@ -101,7 +101,5 @@ export function propagateCopies(fn: Function, ctx: PassContext): number {
 export const copypropPass = definePass({
   name: 'copyprop',
   description: 'replace uses of copies (single-value phis and phi webs, select c,x,x, no-op casts, freeze of well-defined values)',
-  run(fn, ctx) {
-    return { changed: propagateCopies(fn, ctx) > 0, preserved: 'cfg' };
-  },
+  run: (fn, ctx) => ({ changed: propagateCopies(fn, ctx) > 0, preserved: 'cfg' }),
 });

@@ -32,7 +32,7 @@ import { BY_VALUE, expressionHash, sameExpression } from '../../analysis/express
 import { phiDominanceQuery, simplifyInstruction } from '../../analysis/instsimplify.js';
 import { DominatorTreeAnalysis } from '../../pm/analyses.js';
 import type { PassContext } from '../../pm/pass.js';
-import { definePass } from '../../pm/define-pass.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 
 const FLAG_BITS_IGNORED_IN_KEY = BY_VALUE.ignoredFlags;
 
@@ -283,11 +283,7 @@ export function earlyCSE(fn: Function, ctx: PassContext): CSEStats {
     gens.pop();
   }
   const s = proc.stats;
-  if (s.simplified) ctx.stat('instructions simplified', s.simplified);
-  if (s.cse) ctx.stat('instructions CSE\'d', s.cse);
-  if (s.loads) ctx.stat('loads CSE\'d', s.loads);
-  if (s.stores) ctx.stat('stores removed', s.stores);
-  if (s.deleted) ctx.stat('dead instructions deleted', s.deleted);
+  reportStats(ctx, { 'instructions simplified': s.simplified, 'instructions CSE\'d': s.cse, 'loads CSE\'d': s.loads, 'stores removed': s.stores, 'dead instructions deleted': s.deleted });
   return s;
 }
 

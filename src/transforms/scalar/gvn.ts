@@ -49,7 +49,7 @@ import { phiDominanceQuery, simplifyInstruction } from '../../analysis/instsimpl
 import { DominatorTreeAnalysis } from '../../pm/analyses.js';
 import { ExpressionTable, intersectFlags, isPureCSE } from './early-cse.js';
 import type { PassContext } from '../../pm/pass.js';
-import { definePass } from '../../pm/define-pass.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 
 /** What a backwards scan over a block segment found for a memory query. */
 const NONE = 0;
@@ -449,12 +449,7 @@ export function globalValueNumbering(fn: Function, ctx: PassContext): GVNStats {
   const g = new GVN(fn, dt, ctx.trace);
   g.run();
   const s = g.stats;
-  if (s.simplified) ctx.stat('instructions simplified', s.simplified);
-  if (s.expressions) ctx.stat('redundant expressions', s.expressions);
-  if (s.phis) ctx.stat('redundant phis', s.phis);
-  if (s.loads) ctx.stat('loads deleted', s.loads);
-  if (s.loadPhis) ctx.stat('loads turned into phis', s.loadPhis);
-  if (s.deleted) ctx.stat('dead instructions deleted', s.deleted);
+  reportStats(ctx, { 'instructions simplified': s.simplified, 'redundant expressions': s.expressions, 'redundant phis': s.phis, 'loads deleted': s.loads, 'loads turned into phis': s.loadPhis, 'dead instructions deleted': s.deleted });
   return s;
 }
 

@@ -14,7 +14,7 @@ import { ValueKind } from '../../ir/value.js';
 import { phiDominanceQuery, simplifyInstruction } from '../../analysis/instsimplify.js';
 import { CFGAnalysis, DominatorTreeAnalysis } from '../../pm/analyses.js';
 import type { PassContext } from '../../pm/pass.js';
-import { definePass } from '../../pm/define-pass.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 
 /** Runs instsimplify on one function; returns the number of instructions replaced. */
 export function simplifyFunction(fn: Function, ctx: PassContext): number {
@@ -45,15 +45,12 @@ export function simplifyFunction(fn: Function, ctx: PassContext): number {
       erased++;
     }
   }
-  if (replaced > 0) ctx.stat('instructions simplified', replaced);
-  if (erased > 0) ctx.stat('instructions deleted', erased);
+  reportStats(ctx, { 'instructions simplified': replaced, 'instructions deleted': erased });
   return replaced;
 }
 
 export const instsimplifyPass = definePass({
   name: 'instsimplify',
   description: 'replace instructions by simpler existing values or constants (no new instructions)',
-  run(fn, ctx) {
-    return { changed: simplifyFunction(fn, ctx) > 0, preserved: 'cfg' };
-  },
+  run: (fn, ctx) => ({ changed: simplifyFunction(fn, ctx) > 0, preserved: 'cfg' }),
 });

@@ -56,7 +56,7 @@ import { computeDominators, DominatorTree } from '../../analysis/dominators.js';
 import { iteratedDominanceFrontier } from '../../analysis/idf.js';
 import { findLoops, type LoopInfo } from '../../analysis/loops.js';
 import type { PassContext } from '../../pm/pass.js';
-import { definePass } from '../../pm/define-pass.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 import { splitEdge } from '../utils/basic-block-utils.js';
 
 /** Functions whose blocks × expressions exceed this are left alone (bit matrices would be huge). */
@@ -448,10 +448,7 @@ export function lazyCodeMotion(fn: Function, ctx?: PassContext): PREStats {
     if (!r) break;
   }
   if (ctx) {
-    if (stats.inserted) ctx.stat('computations inserted', stats.inserted);
-    if (stats.replaced) ctx.stat('redundant computations removed', stats.replaced);
-    if (stats.splitKept) ctx.stat('critical edges split', stats.splitKept);
-    if (stats.skipped) ctx.stat('functions too large (skipped)', stats.skipped);
+    reportStats(ctx, { 'computations inserted': stats.inserted, 'redundant computations removed': stats.replaced, 'critical edges split': stats.splitKept, 'functions too large (skipped)': stats.skipped });
   }
   return stats;
 }

@@ -32,7 +32,7 @@ import { voidType } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { simplifyInstruction, simplifyWithOperands } from '../../analysis/instsimplify.js';
 import type { PassContext } from '../../pm/pass.js';
-import { definePass } from '../../pm/define-pass.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 
 const TOP = 0;
 const CONST = 1;
@@ -388,9 +388,7 @@ export function applySCCPResult(fn: Function, solver: SCCPResultView, ctx?: Pass
     }
   }
   if (ctx) {
-    if (constants) ctx.stat('values replaced by constants', constants);
-    if (branches) ctx.stat('branches folded', branches);
-    if (blocks) ctx.stat('unreachable blocks removed', blocks);
+    reportStats(ctx, { 'values replaced by constants': constants, 'branches folded': branches, 'unreachable blocks removed': blocks });
   }
   return { constants, branches, blocks };
 }

@@ -26,7 +26,7 @@ import { Opcode, Pred } from '../../ir/opcodes.js';
 import { i1, voidType } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import type { PassContext } from '../../pm/pass.js';
-import { definePass, param } from '../../pm/define-pass.js';
+import { definePass, param, reportStats } from '../../pm/define-pass.js';
 import { countIncomingEdges, edgeCount, mergeSuccessorIntoBlock, replaceWithBranch, retargetEdges } from '../utils/basic-block-utils.js';
 import { foldTrivialPhis, removeUnreachableBlocks } from '../utils/local.js';
 
@@ -330,12 +330,7 @@ export function simplifyCFG(fn: Function, opts: Partial<SimplifyCFGOptions> = {}
   const changed = s.run();
   if (ctx !== undefined) {
     const st = s.stats;
-    if (st.unreachable) ctx.stat('unreachable blocks removed', st.unreachable);
-    if (st.folded) ctx.stat('terminators folded', st.folded);
-    if (st.merged) ctx.stat('blocks merged', st.merged);
-    if (st.forwarded) ctx.stat('forwarding blocks removed', st.forwarded);
-    if (st.selects) ctx.stat('phis turned into selects', st.selects);
-    if (st.phis) ctx.stat('trivial phis removed', st.phis);
+    reportStats(ctx, { 'unreachable blocks removed': st.unreachable, 'terminators folded': st.folded, 'blocks merged': st.merged, 'forwarding blocks removed': st.forwarded, 'phis turned into selects': st.selects, 'trivial phis removed': st.phis });
   }
   return changed;
 }

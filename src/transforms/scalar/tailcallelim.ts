@@ -27,7 +27,7 @@ import { Instruction } from '../../ir/instruction.js';
 import { Flag, Opcode } from '../../ir/opcodes.js';
 import { voidType } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
-import { definePass } from '../../pm/define-pass.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 import { isNonEscapingAlloca } from '../../analysis/alias.js';
 import { foldTrivialPhis } from '../utils/local.js';
 
@@ -258,8 +258,7 @@ export const tailcallelimPass = definePass({
   description: 'turn self-recursive tail calls (and accumulator recursion) into loops',
   run(fn, ctx) {
     const s = eliminateTailRecursion(fn);
-    if (s.eliminated) ctx.stat('tail calls eliminated', s.eliminated);
-    if (s.accumulators) ctx.stat('accumulator sites', s.accumulators);
+    reportStats(ctx, { 'tail calls eliminated': s.eliminated, 'accumulator sites': s.accumulators });
     const changed = s.eliminated > 0;
     return { changed, preserved: changed ? 'none' : 'all' };
   },

@@ -22,10 +22,9 @@ import type { Function } from '../../ir/function.js';
 import type { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
 import { ValueKind } from '../../ir/value.js';
-import { DominatorTreeAnalysis } from '../../pm/analyses.js';
 import { definePass } from '../../pm/define-pass.js';
 import { SSABuilder } from '../utils/ssa-builder.js';
-import { addPoisonForUnreachablePredecessors, deleteAccess, emptyPromoteStats, promotableAllocas, promoteRepeatedly, removeIntrinsicUsers, type PromoteStats } from '../utils/promote-memory.js';
+import { addPoisonForUnreachablePredecessors, deleteAccess, emptyPromoteStats, promoteRepeatedly, removeIntrinsicUsers, runPromotion, type PromoteStats } from '../utils/promote-memory.js';
 import { simplifyPhisLikeLLVM } from '../utils/phi-simplify.js';
 
 export interface BraunPromoteOptions {
@@ -158,14 +157,6 @@ export const mem2regBraunPass = definePass({
   name: 'mem2reg-braun',
   description: 'promote allocas to SSA registers with Braun et al.\'s on-the-fly construction',
   local: true,
-  run(fn, ctx) {
-    const allocas = promotableAllocas(fn);
-    if (allocas.length === 0) return { changed: false };
-    const dt = ctx.analyses.get(DominatorTreeAnalysis);
-    const s = promoteMemoryToRegisterBraun(fn, dt, {}, emptyPromoteStats(), allocas);
-    if (s.allocasPromoted > 0) ctx.stat('allocas promoted', s.allocasPromoted);
-    if (s.phisInserted > 0) ctx.stat('phis inserted', s.phisInserted);
-    if (s.phisRemoved > 0) ctx.stat('phis removed as trivial', s.phisRemoved);
-    return { changed: true, preserved: 'cfg' };
-  },
+  run: (fn, ctx) =>
+    runPromotion(fn, ctx, (dt, allocas, stats) => promoteMemoryToRegisterBraun(fn, dt, {}, stats, allocas), (s) => ({ 'allocas promoted': s.allocasPromoted, 'phis inserted': s.phisInserted, 'phis removed as trivial': s.phisRemoved })),
 });

@@ -10,9 +10,8 @@ import { Instruction } from '../../ir/instruction.js';
 import { printFunction, printModule } from '../../text/printer.js';
 import { parseModule } from '../../text/parser.js';
 import { computeDominators } from '../../analysis/dominators.js';
-import { DominatorTreeAnalysis } from '../../pm/analyses.js';
 import { definePass } from '../../pm/define-pass.js';
-import { emptyPromoteStats, promotableAllocas, promoteRepeatedly, reportPromoteStats, type PromoteStats } from '../utils/promote-memory.js';
+import { emptyPromoteStats, promoteRepeatedly, promoteStatCounts, runPromotion, type PromoteStats } from '../utils/promote-memory.js';
 import { assert } from '../../util/assert.js';
 
 import { promoteAllocas, type PromoteOptions } from './promote-allocas.js';
@@ -55,12 +54,5 @@ export const mem2regPass = definePass({
   name: 'mem2reg',
   description: 'promote allocas to SSA registers (Cytron et al. with LLVM refinements)',
   local: true,
-  run(fn, ctx) {
-    const allocas = promotableAllocas(fn);
-    if (allocas.length === 0) return { changed: false };
-    const dt = ctx.analyses.get(DominatorTreeAnalysis);
-    const s = promoteMemoryToRegister(fn, dt, { trace: ctx.trace }, emptyPromoteStats(), allocas);
-    reportPromoteStats(ctx, s);
-    return { changed: true, preserved: 'cfg' };
-  },
+  run: (fn, ctx) => runPromotion(fn, ctx, (dt, allocas, stats) => promoteMemoryToRegister(fn, dt, { trace: ctx.trace }, stats, allocas), promoteStatCounts),
 });

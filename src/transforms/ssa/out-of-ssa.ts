@@ -34,7 +34,7 @@ import type { Function } from '../../ir/function.js';
 import type { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
 import type { Value } from '../../ir/value.js';
-import { definePass } from '../../pm/define-pass.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 import { splitCriticalEdges } from '../utils/basic-block-utils.js';
 import { CopyStep, ParallelCopy, sequentializeNaively, sequentializeParallelCopy } from '../utils/parallel-copy.js';
 import { newLoad, newSlot, newStore } from './reg2mem.js';
@@ -152,10 +152,7 @@ export const outOfSSAPass = definePass({
   local: true,
   run(fn, ctx) {
     const s = outOfSSA(fn);
-    if (s.criticalEdgesSplit > 0) ctx.stat('critical edges split', s.criticalEdgesSplit);
-    if (s.phisReplaced > 0) ctx.stat('phis replaced by copies', s.phisReplaced);
-    if (s.copies > 0) ctx.stat('copies', s.copies);
-    if (s.temporaries > 0) ctx.stat('temporaries for copy cycles', s.temporaries);
+    reportStats(ctx, { 'critical edges split': s.criticalEdgesSplit, 'phis replaced by copies': s.phisReplaced, 'copies': s.copies, 'temporaries for copy cycles': s.temporaries });
     const changed = s.criticalEdgesSplit + s.phisReplaced > 0;
     return { changed, preserved: s.criticalEdgesSplit > 0 ? 'none' : 'cfg' };
   },

@@ -150,26 +150,19 @@ export function renameAlongDominatorTree(
             cur[v] = i;
           }
         }
-      } else if (op === Opcode.Load) {
-        const p = i.ops[0].value;
+      } else if (op === Opcode.Load || op === Opcode.Store) {
+        const p = i.ops[op === Opcode.Load ? 0 : 1].value;
         if (p.kind === ValueKind.Instruction) {
           const pid = (p as Instruction).id;
           const v = pid >= 0 && pid < idBound ? varOf[pid] : -1;
           if (v >= 0 && general[v] && live[v] === p) {
-            i.replaceAllUsesWith(cur[v]);
-            deleteAccess(i);
-          }
-        }
-      } else if (op === Opcode.Store) {
-        const p = i.ops[1].value;
-        if (p.kind === ValueKind.Instruction) {
-          const pid = (p as Instruction).id;
-          const v = pid >= 0 && pid < idBound ? varOf[pid] : -1;
-          if (v >= 0 && general[v] && live[v] === p) {
-            if (logLen === logVar.length) S.logVar = logVar = grow(logVar, logLen + 1);
-            logVar[logLen] = v;
-            logVal[logLen++] = cur[v];
-            cur[v] = i.ops[0].value;
+            if (op === Opcode.Load) i.replaceAllUsesWith(cur[v]);
+            else {
+              if (logLen === logVar.length) S.logVar = logVar = grow(logVar, logLen + 1);
+              logVar[logLen] = v;
+              logVal[logLen++] = cur[v];
+              cur[v] = i.ops[0].value;
+            }
             deleteAccess(i);
           }
         }

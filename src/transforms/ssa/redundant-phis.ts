@@ -10,7 +10,7 @@
 import type { Function } from '../../ir/function.js';
 import type { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
-import { definePass } from '../../pm/define-pass.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 import { removeRedundantPhiWebs } from '../utils/phi-webs.js';
 
 export interface RedundantPhiStats {
@@ -50,8 +50,7 @@ export const redundantPhisPass = definePass({
   local: true,
   run(fn, ctx) {
     const st = removeRedundantPhis(fn);
-    if (st.redundant > 0) ctx.stat('phis removed as redundant', st.redundant);
-    if (st.trivial > 0) ctx.stat('phis removed as trivial', st.trivial);
+    reportStats(ctx, { 'phis removed as redundant': st.redundant, 'phis removed as trivial': st.trivial });
     return { changed: st.redundant + st.trivial > 0, preserved: 'cfg' };
   },
 });

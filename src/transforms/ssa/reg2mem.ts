@@ -20,7 +20,7 @@ import { abiAlign } from '../../ir/layout.js';
 import { Opcode } from '../../ir/opcodes.js';
 import { i32, isSized, voidType, ptr, type Type } from '../../ir/types.js';
 import type { Value } from '../../ir/value.js';
-import { definePass } from '../../pm/define-pass.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 import { splitCriticalEdges } from '../utils/basic-block-utils.js';
 
 export interface Reg2MemStats {
@@ -146,9 +146,7 @@ export const reg2memPass = definePass({
   local: true,
   run(fn, ctx) {
     const s = regToMem(fn);
-    if (s.criticalEdgesSplit > 0) ctx.stat('critical edges split', s.criticalEdgesSplit);
-    if (s.registersDemoted > 0) ctx.stat('registers demoted', s.registersDemoted);
-    if (s.phisDemoted > 0) ctx.stat('phis demoted', s.phisDemoted);
+    reportStats(ctx, { 'critical edges split': s.criticalEdgesSplit, 'registers demoted': s.registersDemoted, 'phis demoted': s.phisDemoted });
     const changed = s.criticalEdgesSplit + s.registersDemoted + s.phisDemoted > 0;
     return { changed, preserved: s.criticalEdgesSplit > 0 ? 'none' : 'cfg' };
   },

@@ -13,7 +13,15 @@ import { Value, ValueKind } from '../../ir/value.js';
 
 /** Deletes `inst` if it is trivially dead, then its operands that became so (a worklist). */
 export function deleteIfDead(inst: Instruction): number {
-  const work: Instruction[] = [inst];
+  return deleteDeadInstructions([inst]);
+}
+
+/**
+ * Deletes the trivially dead instructions of `work`, then the operands that became so, until
+ * none is left (LLVM's RecursivelyDeleteTriviallyDeadInstructions); returns how many went.
+ * `work` is used as the worklist.
+ */
+export function deleteDeadInstructions(work: Instruction[]): number {
   let n = 0;
   while (work.length > 0) {
     const i = work.pop()!;

@@ -21,7 +21,7 @@ import type { Function } from '../../ir/function.js';
 import { Opcode } from '../../ir/opcodes.js';
 import { CFG } from '../../analysis/cfg.js';
 import { findLoops, Loop, LoopInfo } from '../../analysis/loops.js';
-import { definePass } from '../../pm/define-pass.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 import { splitBlockPredecessors } from './basic-block-utils.js';
 
 /** Loop membership that also knows the blocks added since the LoopInfo was computed. */
@@ -232,9 +232,7 @@ export const loopSimplifyPass = definePass({
   description: 'give every loop a preheader, a single latch and dedicated exit blocks',
   run(fn, ctx) {
     const s = simplifyLoops(fn);
-    if (s.preheaders) ctx.stat('preheaders inserted', s.preheaders);
-    if (s.backedges) ctx.stat('backedge blocks inserted', s.backedges);
-    if (s.exits) ctx.stat('exit blocks split', s.exits);
+    reportStats(ctx, { 'preheaders inserted': s.preheaders, 'backedge blocks inserted': s.backedges, 'exit blocks split': s.exits });
     const changed = s.preheaders + s.backedges + s.exits > 0;
     return { changed, preserved: changed ? 'none' : 'all' };
   },

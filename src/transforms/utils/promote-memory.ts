@@ -12,8 +12,10 @@ import type { Instruction } from '../../ir/instruction.js';
 import { Flag, Opcode } from '../../ir/opcodes.js';
 import { TypeKind } from '../../ir/types.js';
 import { unlinkUse, type Value, ValueKind } from '../../ir/value.js';
-import type { PassContext } from '../../pm/pass.js';
+import type { PassContext, PassResult } from '../../pm/pass.js';
+import { DominatorTreeAnalysis } from '../../pm/analyses.js';
 import { assert } from '../../util/assert.js';
+import { reportStats } from '../../pm/define-pass.js';
 
 export interface PromoteStats {
   /** Allocas removed, counting dead ones. */
@@ -170,11 +172,21 @@ export function promoteRepeatedly(fn: Function, first: Instruction[] | undefined
   }
 }
 
-export function reportPromoteStats(ctx: PassContext, s: PromoteStats): void {
-  if (s.allocasPromoted > 0) ctx.stat('allocas promoted', s.allocasPromoted);
-  if (s.singleStore > 0) ctx.stat('allocas promoted with a single store', s.singleStore);
-  if (s.singleBlock > 0) ctx.stat('allocas promoted within one block', s.singleBlock);
-  if (s.deadAllocas > 0) ctx.stat('dead allocas removed', s.deadAllocas);
-  if (s.phisInserted > 0) ctx.stat('phis inserted', s.phisInserted);
-  if (s.phisRemoved > 0) ctx.stat('phis removed as trivial', s.phisRemoved);
+/**
+ * The run of a promotion pass (mem2reg, mem2reg-braun): nothing to do without a promotable
+ * alloca; else `promote` them with the function's dominator tree and report the counts it
+ * `reports`. The CFG is kept.
+ */
+export function runPromotion(fn: Function, ctx: PassContext, promote: (dt: DominatorTree, allocas: Instruction[], stats: PromoteStats) => void, reports: (s: PromoteStats) => Record<string, number>): PassResult {
+  const allocas = promotableAllocas(fn);
+  if (allocas.length === 0) return { changed: false };
+  const stats = emptyPromoteStats();
+  promote(ctx.analyses.get(DominatorTreeAnalysis), allocas, stats);
+  reportStats(ctx, reports(stats));
+  return { changed: true, preserved: 'cfg' };
+}
+
+/** The counts mem2reg reports. */
+export function promoteStatCounts(s: PromoteStats): Record<string, number> {
+  return { 'allocas promoted': s.allocasPromoted, 'allocas promoted with a single store': s.singleStore, 'allocas promoted within one block': s.singleBlock, 'dead allocas removed': s.deadAllocas, 'phis inserted': s.phisInserted, 'phis removed as trivial': s.phisRemoved };
 }
