@@ -1,6 +1,7 @@
 /**
  * Every pass, registered by name, and the entry point that runs a pipeline string on a
- * module. Add a pass by writing src/passes/NAME.ts exporting a PassInfo and listing it here.
+ * module. Add a pass by declaring it with definePass (src/pm/define-pass.ts) in its file
+ * under src/transforms/ (the group LLVM puts it in) and listing it here.
  */
 import type { Module } from '../ir/module.js';
 import { verifyFunction, verifyModule } from '../analysis/verifier.js';
