@@ -354,8 +354,7 @@ export const inlinePass = definePass({
   run(m, ctx, opts) {
     const s = inlineModule(m, opts, (f) => ctx.invalidate(f, 'none'));
     reportStats(ctx, { 'call sites inlined': s.inlined, 'dead functions deleted': s.deleted, 'unused calls of pure functions deleted': s.deadCalls ?? 0 });
-    const changed = s.inlined + s.deleted + (s.deadCalls ?? 0) > 0;
-    return { changed, preserved: changed ? 'none' : 'all' };
+    return { changed: s.inlined + s.deleted + (s.deadCalls ?? 0) > 0 };
   },
 });
 

@@ -261,6 +261,6 @@ export const loopDeletionPass = definePass({
       r.changed = true;
     }
     reportStats(ctx, { 'loops deleted': r.deleted, 'uses after loops replaced by constants': r.exitValues });
-    return { changed: r.changed, preserved: r.changed ? 'none' : 'all' };
+    return { changed: r.changed };
   },
 });

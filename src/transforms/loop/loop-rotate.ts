@@ -213,6 +213,6 @@ export const loopRotatePass = definePass({
   run(fn, ctx, opts) {
     const r = rotateLoops(fn, opts, ctx.analyses.get(LoopAnalysis));
     if (r.rotated) ctx.stat('loops rotated', r.rotated);
-    return { changed: r.changed, preserved: r.changed ? 'none' : 'all' };
+    return { changed: r.changed };
   },
 });

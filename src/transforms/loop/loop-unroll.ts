@@ -320,6 +320,6 @@ export const loopUnrollPass = definePass({
   run(fn, ctx, opts) {
     const r = unrollLoops(fn, opts, ctx.analyses.get(LoopAnalysis), ctx.trace);
     reportStats(ctx, { 'loops unrolled': r.unrolled, 'loops unrolled partially': r.partial });
-    return { changed: r.changed, preserved: r.changed ? 'none' : 'all' };
+    return { changed: r.changed };
   },
 });

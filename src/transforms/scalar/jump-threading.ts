@@ -224,6 +224,6 @@ export const jumpThreadingPass = definePass({
   run(fn, ctx, opts) {
     const n = threadJumps(fn, opts);
     if (n) ctx.stat('edges threaded', n);
-    return { changed: n > 0, preserved: n > 0 ? 'none' : 'all' };
+    return { changed: n > 0 };
   },
 });

@@ -343,8 +343,5 @@ export const simplifycfgPass = definePass({
     speculationLimit: param.int('speculation-limit', DEFAULT_SIMPLIFYCFG_OPTIONS.speculationLimit, 'most instructions speculated into the branch block for one select'),
     phiLimit: param.int('phi-limit', DEFAULT_SIMPLIFYCFG_OPTIONS.phiLimit, 'most phis turned into selects at one join'),
   },
-  run(fn, ctx, opts) {
-    const changed = simplifyCFG(fn, opts, ctx);
-    return { changed, preserved: changed ? 'none' : 'all' };
-  },
+  run: (fn, ctx, opts) => ({ changed: simplifyCFG(fn, opts, ctx) }),
 });

@@ -259,7 +259,6 @@ export const tailcallelimPass = definePass({
   run(fn, ctx) {
     const s = eliminateTailRecursion(fn);
     reportStats(ctx, { 'tail calls eliminated': s.eliminated, 'accumulator sites': s.accumulators });
-    const changed = s.eliminated > 0;
-    return { changed, preserved: changed ? 'none' : 'all' };
+    return { changed: s.eliminated > 0 };
   },
 });

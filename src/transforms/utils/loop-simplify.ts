@@ -233,7 +233,6 @@ export const loopSimplifyPass = definePass({
   run(fn, ctx) {
     const s = simplifyLoops(fn);
     reportStats(ctx, { 'preheaders inserted': s.preheaders, 'backedge blocks inserted': s.backedges, 'exit blocks split': s.exits });
-    const changed = s.preheaders + s.backedges + s.exits > 0;
-    return { changed, preserved: changed ? 'none' : 'all' };
+    return { changed: s.preheaders + s.backedges + s.exits > 0 };
   },
 });
