@@ -33,8 +33,7 @@ import { Argument, Value, ValueKind } from '../../ir/value.js';
 import { simplifyWithOperands } from '../../analysis/instsimplify.js';
 import { isTriviallyDead } from '../../ir/effects.js';
 import { hasExactDefinition, isLocalLinkage, scanGlobalRefs } from './ipo-utils.js';
-import type { ModulePass, ModulePassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import { definePass } from '../../pm/define-pass.js';
 import { applySCCPResult, isEvaluable, switchTarget, type SCCPResultView } from '../scalar/sccp.js';
 
 const TOP = 0;
@@ -513,24 +512,19 @@ function cleanDead(f: Function): void {
   }
 }
 
-export const ipsccpPass: PassInfo = {
+export const ipsccpPass = definePass({
   name: 'ipsccp',
   description: 'interprocedural sparse conditional constant propagation: constant arguments, return values and internal globals',
-  create(): ModulePass {
-    return {
-      kind: 'module',
-      name: 'ipsccp',
-      run(m: Module, ctx: ModulePassContext): PassResult {
-        const st = runIPSCCP(m, (f) => ctx.invalidate(f, 'none'));
-        if (st.constants) ctx.stat('values replaced by constants', st.constants);
-        if (st.branches) ctx.stat('branches folded', st.branches);
-        if (st.blocks) ctx.stat('unreachable blocks removed', st.blocks);
-        if (st.args) ctx.stat('arguments found constant', st.args);
-        if (st.returns) ctx.stat('return values zapped', st.returns);
-        if (st.globals) ctx.stat('globals found constant', st.globals);
-        const n = st.constants + st.branches + st.blocks + st.args + st.returns + st.globals;
-        return { changed: n > 0, preserved: n > 0 ? 'none' : 'all' };
-      },
-    };
+  module: true,
+  run(m, ctx) {
+    const st = runIPSCCP(m, (f) => ctx.invalidate(f, 'none'));
+    if (st.constants) ctx.stat('values replaced by constants', st.constants);
+    if (st.branches) ctx.stat('branches folded', st.branches);
+    if (st.blocks) ctx.stat('unreachable blocks removed', st.blocks);
+    if (st.args) ctx.stat('arguments found constant', st.args);
+    if (st.returns) ctx.stat('return values zapped', st.returns);
+    if (st.globals) ctx.stat('globals found constant', st.globals);
+    const n = st.constants + st.branches + st.blocks + st.args + st.returns + st.globals;
+    return { changed: n > 0, preserved: n > 0 ? 'none' : 'all' };
   },
-};
+});

@@ -39,8 +39,7 @@ import { CFG } from '../../analysis/cfg.js';
 import { computeDominators } from '../../analysis/dominators.js';
 import { promoteAllocas } from '../ssa/mem2reg.js';
 import { isAllocaPromotable } from '../utils/promote-memory.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import { definePass } from '../../pm/define-pass.js';
 
 /** Allocas bigger than this many partitions are left alone (LLVM has no such limit, but splits lazily). */
 const MAX_PARTITIONS = 64;
@@ -766,24 +765,18 @@ export function runSROA(fn: Function): SROAStats {
   return stats;
 }
 
-export const sroaPass: PassInfo = {
+export const sroaPass = definePass({
   name: 'sroa',
   description: 'split aggregate allocas (structs, constant-indexed arrays, memcpy\'d locals) into scalars and promote them',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'sroa',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const s = runSROA(fn);
-        if (s.allocasSplit + s.promoted + s.aggregatesSplit + s.constantLoads + s.piecesFolded === 0) return { changed: false };
-        if (s.piecesFolded) ctx.stat('pieces read back directly', s.piecesFolded);
-        if (s.constantLoads) ctx.stat('constant loads folded', s.constantLoads);
-        if (s.aggregatesSplit) ctx.stat('aggregate loads and stores split', s.aggregatesSplit);
-        if (s.allocasSplit) ctx.stat('allocas split', s.allocasSplit);
-        if (s.partitions) ctx.stat('partitions', s.partitions);
-        if (s.promoted) ctx.stat('allocas promoted', s.promoted);
-        return { changed: true, preserved: 'cfg' };
-      },
-    };
+  run(fn, ctx) {
+    const s = runSROA(fn);
+    if (s.allocasSplit + s.promoted + s.aggregatesSplit + s.constantLoads + s.piecesFolded === 0) return { changed: false };
+    if (s.piecesFolded) ctx.stat('pieces read back directly', s.piecesFolded);
+    if (s.constantLoads) ctx.stat('constant loads folded', s.constantLoads);
+    if (s.aggregatesSplit) ctx.stat('aggregate loads and stores split', s.aggregatesSplit);
+    if (s.allocasSplit) ctx.stat('allocas split', s.allocasSplit);
+    if (s.partitions) ctx.stat('partitions', s.partitions);
+    if (s.promoted) ctx.stat('allocas promoted', s.promoted);
+    return { changed: true, preserved: 'cfg' };
   },
-};
+});
