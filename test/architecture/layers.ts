@@ -12,6 +12,8 @@
 export const LAYERS: readonly (string | readonly string[])[] = [
   // helpers with no knowledge of the IR
   'util',
+  // the host: file descriptors, environment, clock (node.ts is the one file that imports Node)
+  'platform',
   // the IR: types, values, instructions, blocks, functions, modules, builder, effects
   'ir',
   // LLVM text: lexer, parser, printer, slot numbering
@@ -32,6 +34,6 @@ export const LAYERS: readonly (string | readonly string[])[] = [
   ['frontend', 'interp', 'viz', 'fuzz'],
   // the command line
   'cli',
-  // the library's public API (src/index.ts)
+  // the library's public API: src/core.ts (for any host) and src/index.ts (core plus the Node driver)
   '.',
 ];

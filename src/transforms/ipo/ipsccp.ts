@@ -34,11 +34,7 @@ import { simplifyWithOperands } from '../../analysis/instsimplify.js';
 import { isTriviallyDead } from '../../ir/effects.js';
 import { hasExactDefinition, isLocalLinkage, scanGlobalRefs } from './ipo-utils.js';
 import { definePass } from '../../pm/define-pass.js';
-import { applySCCPResult, isEvaluable, switchTarget, type SCCPResultView } from '../scalar/sccp.js';
-
-const TOP = 0;
-const CONST = 1;
-const OVER = 2;
+import { applySCCPResult, CONST, isEvaluable, OVER, switchTarget, TOP, type SCCPResultView } from '../utils/sccp-solver.js';
 
 /** A lattice cell for a value that is not an instruction (argument, return value, global). */
 interface Cell {

@@ -37,7 +37,7 @@ import { foldExtractsOfInserts, foldWidenedPieces } from './sroa-bits.js';
 import { decomposePointer } from '../../analysis/alias.js';
 import { CFG } from '../../analysis/cfg.js';
 import { computeDominators } from '../../analysis/dominators.js';
-import { promoteAllocas } from '../ssa/mem2reg.js';
+import { promoteAllocas } from '../utils/promote-allocas.js';
 import { isAllocaPromotable } from '../utils/promote-memory.js';
 import { definePass } from '../../pm/define-pass.js';
 

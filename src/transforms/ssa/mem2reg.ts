@@ -14,9 +14,9 @@ import { definePass } from '../../pm/define-pass.js';
 import { emptyPromoteStats, promoteRepeatedly, promoteStatCounts, runPromotion, type PromoteStats } from '../utils/promote-memory.js';
 import { assert } from '../../util/assert.js';
 
-import { promoteAllocas, type PromoteOptions } from './promote-allocas.js';
+import { promoteAllocas, type PromoteOptions } from '../utils/promote-allocas.js';
 
-export { promoteAllocas, type PromoteOptions } from './promote-allocas.js';
+export { promoteAllocas, type PromoteOptions } from '../utils/promote-allocas.js';
 
 /**
  * LLVM's mem2reg pass: promote the promotable entry-block allocas, again until none is left

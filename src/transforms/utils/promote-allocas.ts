@@ -41,8 +41,8 @@ import { Argument, Value, ValueKind } from '../../ir/value.js';
 import { functionSlots, type FunctionSlots } from '../../text/slots.js';
 import { IDFCalculator, type Frontiers } from '../../analysis/idf.js';
 import { grow, growU8, renameAlongDominatorTree, scratch } from './promote-rename.js';
-import { simplifyPhisLikeLLVM } from '../utils/phi-simplify.js';
-import { addPoisonForUnreachablePredecessors, deleteAccess, emptyPromoteStats, removeIntrinsicUsers, type PromoteStats } from '../utils/promote-memory.js';
+import { simplifyPhisLikeLLVM } from './phi-simplify.js';
+import { addPoisonForUnreachablePredecessors, deleteAccess, emptyPromoteStats, removeIntrinsicUsers, type PromoteStats } from './promote-memory.js';
 
 export interface PromoteOptions {
   /**

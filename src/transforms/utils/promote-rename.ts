@@ -13,7 +13,7 @@ import { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { IDFCalculator } from '../../analysis/idf.js';
-import { deleteAccess } from '../utils/promote-memory.js';
+import { deleteAccess } from './promote-memory.js';
 
 /** Growable Int32Array. */
 export function grow(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
