@@ -1,7 +1,7 @@
 /**
  * ipsccp: sparse conditional constant propagation across the call graph, after LLVM's
  * IPSCCPPass (llvm/lib/Transforms/IPO/SCCP.cpp with SCCPSolver.cpp): Wegman and Zadeck's
- * algorithm (src/transforms/scalar/sccp.ts) run over every function at once, where
+ * algorithm (its lattice, evaluation rules and rewrite shared with sccp in src/transforms/utils/sccp-solver.ts) run over every function at once, where
  *  - an internal function whose every use is a direct call (its callers are all known) has
  *    its arguments in the lattice: each is the meet of the actual arguments of the call
  *    sites in executable blocks (but a `byval` argument, a copy, is overdefined), and its
