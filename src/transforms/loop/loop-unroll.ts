@@ -57,7 +57,7 @@
  * sees them).
  */
 import type { Function } from '../../ir/function.js';
-import { evalICmp } from '../../analysis/instsimplify.js';
+import { evalICmp } from '../../analysis/constant-folding.js';
 import { closedTripCount, readCountedIV, type CountedIV } from '../../analysis/trip-count.js';
 import { CFG } from '../../analysis/cfg.js';
 import { findLoops, type Loop, type LoopInfo } from '../../analysis/loops.js';
@@ -70,8 +70,7 @@ import { unrollRuntime } from '../utils/loop-unroll-runtime.js';
 import { peelCount, peelLoop, type PeelPlan } from '../utils/loop-peel.js';
 import { hasUnrollDisable } from '../utils/loop-metadata.js';
 import { dominatesPoint, expansionCost, SCEVExpander } from '../utils/scev-expander.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import { parseNumericParams, type PassInfo } from '../../pm/registry.js';
+import { definePass, param, reportStats } from '../../pm/define-pass.js';
 
 export interface LoopUnrollOptions {
   /** Largest unrolled size (trip count × instructions of the loop) that is unrolled. */
@@ -232,26 +231,20 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
   return { unrolled: todo.length - partial, partial, runtime: rt, peeled: peels.length, changed };
 }
 
-export function parseLoopUnrollParams(params: string): Partial<LoopUnrollOptions> {
-  return parseNumericParams<LoopUnrollOptions>('loop-unroll', params, { 'threshold': 'threshold', 'max-trip-count': 'maxTripCount', 'partial-threshold': 'partialThreshold', 'max-partial-count': 'maxPartialCount', 'runtime-count': 'runtimeCount', 'peel-count': 'maxPeel' });
-}
-
-export const loopUnrollPass: PassInfo = {
+export const loopUnrollPass = definePass({
   name: 'loop-unroll',
   description: 'unroll innermost loops with a constant trip count: fully when small, else partially by a divisor of it',
-  create(params: string): FunctionPass {
-    const opts = parseLoopUnrollParams(params);
-    return {
-      kind: 'function',
-      name: 'loop-unroll',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const r = unrollLoops(fn, opts, ctx.analyses.get(LoopAnalysis), ctx.trace);
-        if (r.unrolled) ctx.stat('loops unrolled', r.unrolled);
-        if (r.partial) ctx.stat('loops unrolled partially', r.partial);
-        if (r.runtime) ctx.stat('loops unrolled at run time', r.runtime);
-        if (r.peeled) ctx.stat('loops peeled', r.peeled);
-        return { changed: r.changed, preserved: r.changed ? 'none' : 'all' };
-      },
-    };
+  params: {
+    threshold: param.int('threshold', DEFAULT_LOOP_UNROLL_OPTIONS.threshold, 'largest unrolled size (trip count × loop instructions) unrolled fully'),
+    maxTripCount: param.int('max-trip-count', DEFAULT_LOOP_UNROLL_OPTIONS.maxTripCount, 'largest trip count simulated'),
+    partialThreshold: param.int('partial-threshold', DEFAULT_LOOP_UNROLL_OPTIONS.partialThreshold, 'largest unrolled body (copies × loop instructions) when unrolling partially'),
+    maxPartialCount: param.int('max-partial-count', DEFAULT_LOOP_UNROLL_OPTIONS.maxPartialCount, 'most copies when unrolling partially (below 2: none)'),
+    runtimeCount: param.int('runtime-count', DEFAULT_LOOP_UNROLL_OPTIONS.runtimeCount, 'most copies when unrolling a symbolic trip count around a remainder loop, a power of two (below 2: none)'),
+    maxPeel: param.int('peel-count', DEFAULT_LOOP_UNROLL_OPTIONS.maxPeel, 'most iterations peeled to make tests on an IV constant (0: none)'),
   },
-};
+  run(fn, ctx, opts) {
+    const r = unrollLoops(fn, opts, ctx.analyses.get(LoopAnalysis), ctx.trace);
+    reportStats(ctx, { 'loops unrolled': r.unrolled, 'loops unrolled partially': r.partial, 'loops unrolled at run time': r.runtime, 'loops peeled': r.peeled });
+    return { changed: r.changed };
+  },
+});

@@ -22,7 +22,7 @@ import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
 import { Opcode, Pred } from '../../ir/opcodes.js';
 import type { Value } from '../../ir/value.js';
-import { evalICmp } from '../../analysis/instsimplify.js';
+import { evalICmp } from '../../analysis/constant-folding.js';
 import type { Loop } from '../../analysis/loops.js';
 import type { ScalarEvolution } from '../../analysis/scalar-evolution.js';
 import { NW, SK } from '../../analysis/scev-expr.js';
