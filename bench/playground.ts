@@ -42,8 +42,10 @@ try {
   console.log('first load: JavaScript requested, in order (gzip -6 sizes)');
   console.log('  file                              raw KB   gzip KB');
   for (const r of rows) console.log(`  ${r.file.padEnd(32)}${kb(r.raw)}  ${kb(r.gz)}`);
-  const viz = rows.filter((r) => r.file.startsWith('viz-'));
-  const before = rows.filter((r) => !r.file.startsWith('viz-'));
+  // Graphviz: its own worker (graph-worker-*.js, the wasm build inlined), started with the first graph
+  const isViz = (r: (typeof rows)[0]) => r.file.startsWith('viz-') || r.file.startsWith('graph-worker-');
+  const viz = rows.filter(isViz);
+  const before = rows.filter((r) => !isViz(r));
   const sum = (rs: typeof rows) => rs.reduce((t, r) => t + r.gz, 0);
   console.log(`  before the first graph: ${kb(sum(before)).trim()} KB gzipped (target <= 400 KB)`);
   console.log(`  Graphviz, loaded with the first graph: ${kb(sum(viz)).trim()} KB gzipped`);
