@@ -62,7 +62,8 @@ describe.skipIf(SKIP_REASON !== '')('playground in Chromium', () => {
       if (id !== (await page.inputValue('#example'))) throw new Error(`example ${id} not selected`);
       await waitCompiled(page, v);
       expect(await page.textContent('#errors'), `example ${id}`).toBe('');
-      expect(await page.textContent('#status'), `example ${id}`).toMatch(/^compiled/);
+      // the status says "working…" while a graph is computed for more than 150 ms: poll
+      await expect.poll(() => page.textContent('#status'), { message: `example ${id}`, timeout: 30_000 }).toMatch(/^compiled/);
       const g = await graphNodes();
       expect(g.nodes, `CFG of example ${id}`).toBe(g.blocks);
     }
@@ -272,7 +273,7 @@ describe.skipIf(SKIP_REASON !== '')('playground in Chromium', () => {
     expect(await page.locator('#steps li').count()).toBeGreaterThan(0);
     await page.fill('#pipeline', 'mem2reg,no-such-pass');
     await page.waitForSelector('#pipeline.invalid');
-    expect(await page.textContent('#status')).toMatch(/no-such-pass/);
+    await expect.poll(() => page.textContent('#status'), { timeout: 30_000 }).toMatch(/no-such-pass/);
     v = await pipelineVersion(page);
     await page.fill('#pipeline', 'mem2reg');
     await waitCompiled(page, v);
