@@ -165,9 +165,14 @@ export class PassManager {
       } else if ('repeat' in node) {
         for (let k = 0; k < node.repeat; k++) changed = this.runNodesOn(node.body, fn) || changed;
       } else {
+        // as runFunctionFixpoint: a round that ends where it began is a fixpoint too
+        let start = printFunction(fn);
         for (let k = 0; k < node.fixpoint; k++) {
           if (!this.runNodesOn(node.body, fn)) break;
           changed = true;
+          const end = printFunction(fn);
+          if (end === start) break;
+          start = end;
         }
       }
     }
@@ -252,6 +257,10 @@ export class PassManager {
       // while the version stays there, running pass j again would change nothing again.
       let version = 0;
       const cleanAt = new Int32Array(passes.length).fill(-1);
+      // A round whose passes undo each other (loop-simplify adds a preheader, simplifycfg
+      // folds it away again) ends where it began: the next round would do the same again,
+      // so that is a fixpoint too. The text of the function at the start of the round says.
+      let start = printFunction(fn);
       for (let k = 0; k < rounds; k++) {
         let c = false;
         for (let j = 0; j < passes.length; j++) {
@@ -264,6 +273,10 @@ export class PassManager {
         }
         if (!c) break;
         changed = true;
+        if (fn.parent !== this.module) break;
+        const end = printFunction(fn);
+        if (end === start) break;
+        start = end;
       }
     }
     return changed;

@@ -36,6 +36,11 @@ function fnPass(name: string, run: (fn: Function, ctx: PassContext) => PassResul
   return { kind: 'function', name, run };
 }
 
+/** A visible change for the made-up passes that say they changed something (a round that ends where it began is a fixpoint). */
+function touch(fn: Function, label: string): void {
+  fn.firstBlock!.name = label;
+}
+
 describe('pipeline strings (opt syntax)', () => {
   ensureRegistered();
   const names = (text: string): unknown => {
@@ -240,7 +245,9 @@ describe('fixpoint<N>', () => {
     const p = fnPass('twice-on-f', (fn) => {
       const n = (runs.get(fn.name) ?? 0) + 1;
       runs.set(fn.name, n);
-      return { changed: fn.name === 'f' && n <= 2, preserved: 'all' };
+      const changed = fn.name === 'f' && n <= 2;
+      if (changed) touch(fn, `twice${n}`);
+      return { changed, preserved: 'all' };
     });
     const pm = new PassManager(m, {});
     expect(pm.run([{ fixpoint: 5, body: [{ pass: p }] }])).toBe(true);
@@ -250,6 +257,7 @@ describe('fixpoint<N>', () => {
     const pm2 = new PassManager(parseModule(TWO_FUNCTIONS), {});
     const always = fnPass('always', (fn) => {
       runs.set(fn.name, (runs.get(fn.name) ?? 0) + 1);
+      touch(fn, `always${runs.get(fn.name)}`);
       return { changed: true, preserved: 'all' };
     });
     pm2.run([{ fixpoint: 3, body: [{ pass: always }] }]);
@@ -263,9 +271,10 @@ describe('fixpoint<N>', () => {
       const log: string[] = [];
       const runs = { a: 0, b: 0, c: 0 };
       const counting = (name: 'a' | 'b' | 'c', changes: (n: number) => boolean): FunctionPass =>
-        fnPass(name, () => {
+        fnPass(name, (fn) => {
           const n = ++runs[name];
           log.push(`${name}${n}`);
+          if (changes(n)) touch(fn, `${name}${n}`);
           return { changed: changes(n), preserved: 'all' };
         });
       const body = [counting('a', (n) => n <= 2), counting('b', (n) => n === 2), counting('c', () => false)];
@@ -279,6 +288,25 @@ describe('fixpoint<N>', () => {
     const all = ['a1', 'b1', 'c1', 'a2', 'b2', 'c2', 'a3', 'b3', 'c3'];
     expect(order({ printAfterAll: true })).toEqual(all);
     expect(order({ bisectLimit: 100 })).toEqual(all);
+  });
+
+  it('stops when a round ends where it began (passes that undo each other, as loop-simplify and simplifycfg)', () => {
+    const m = parseModule(TWO_FUNCTIONS);
+    let runs = 0;
+    // one renames the entry block, the other names it back: each says, truly, that it changed the IR
+    const split = fnPass('split', (fn) => {
+      runs++;
+      fn.firstBlock!.name = 'tmp';
+      return { changed: true, preserved: 'none' };
+    });
+    const fold = fnPass('fold', (fn) => {
+      fn.firstBlock!.name = 'entry';
+      return { changed: true, preserved: 'none' };
+    });
+    const log: string[] = [];
+    new PassManager(m, { afterPass: (e) => log.push(`${e.pass}@${e.fn!.name}`) }).run([{ fixpoint: 10, body: [{ pass: split }, { pass: fold }] }]);
+    expect(log).toEqual(['split@f', 'fold@f', 'split@g', 'fold@g']);
+    expect(runs).toBe(2);
   });
 
   it('with a module pass at the end, later rounds revisit only the functions it changed', () => {

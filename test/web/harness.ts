@@ -46,16 +46,45 @@ export async function pipelineVersion(page: Page): Promise<number> {
   return Number((await page.getAttribute('body', 'data-pipeline-version')) ?? '0');
 }
 
-/** Waits until the pipeline view has been redrawn after `since`. */
+/**
+ * Waits until the pipeline view has been redrawn after `since` and shows the page's current
+ * inputs (source, language, SSA mode, pipeline), with no compile waiting or running: a
+ * reply to an earlier input (two option changes in a row, an edit in two transactions)
+ * also bumps the version, and reading the views then would read that earlier program.
+ */
 export async function waitCompiled(page: Page, since: number, timeout = 30_000): Promise<void> {
-  await page.waitForFunction((v) => Number(document.body.dataset.pipelineVersion ?? '0') > v, since, { timeout });
+  await page.waitForFunction(
+    (v) => Number(document.body.dataset.pipelineVersion ?? '0') > v && (window as unknown as { __ssakitShowsCurrentInput(): boolean }).__ssakitShowsCurrentInput(),
+    since,
+    { timeout },
+  );
 }
 
-/** Replaces the editor's text as a user's edit would (a CodeMirror transaction). */
+/**
+ * Waits until the graph drawn is of the pipeline view as it is now (the worker draws it after
+ * the view, or after a step is selected), optionally of a given kind, and returns its SVG
+ * node count and the block count the worker reported.
+ */
+export async function waitGraph(page: Page, kind?: string, timeout = 30_000): Promise<{ nodes: number; blocks: number }> {
+  await page.waitForFunction(
+    (kind) => {
+      const g = document.getElementById('graph')!;
+      return g.dataset.version === document.body.dataset.pipelineVersion && (kind === null || g.dataset.kind === kind) && g.querySelector('svg g.node') !== null;
+    },
+    kind ?? null,
+    { timeout },
+  );
+  return page.evaluate(() => ({
+    nodes: document.querySelectorAll('#graph svg g.node').length,
+    blocks: Number((document.getElementById('graph') as HTMLElement).dataset.blockCount),
+  }));
+}
+
+/** Replaces the editor's text as a user's paste over a selection would: one CodeMirror transaction. */
 export async function setEditorText(page: Page, text: string): Promise<void> {
   await page.locator('#editor .cm-content').click();
   await page.keyboard.press('Control+A');
-  await page.keyboard.press('Delete');
-  // one input event, like a paste: much faster than typing key by key, and no auto-indent
+  // one input event replacing the selection, like a paste: a Delete first would be an edit of
+  // its own (the empty program), compiled if the debounce fires between the two
   await page.keyboard.insertText(text);
 }

@@ -11,7 +11,8 @@ import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { llvmIR } from './llvm-lang.js';
 import { EXAMPLES, DEFAULT_EXAMPLE, type Example } from './examples.js';
 import { decodeState, encodeState, type ShareState } from './share.js';
-import type { Algorithm, CompileReply, Envelope, GraphKind, GraphReply, Lang, PassListReply, Reply, Request, RunReply, RunSide, SsaMode, TraceEvent, TraceReply } from './protocol.js';
+import { GraphLayout, LayoutCancelled } from './graphs.js';
+import type { Algorithm, CompileReply, Envelope, GraphKind, GraphReply, Lang, PassListReply, Reply, Request, RunReply, RunSide, SsaMode, StepReply, StepTexts, TraceEvent, TraceReply } from './protocol.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 
@@ -100,12 +101,23 @@ const exampleSel = $<HTMLSelectElement>('example');
 const stdinBox = $<HTMLTextAreaElement>('stdin');
 let tab = 'pipeline';
 let result: CompileReply | null = null;
+/** The IR before and after the steps of `result` shown so far (the worker sends a step's texts when it is selected). */
+let stepTexts = new Map<number, StepTexts>();
 /** Index into result.steps of the step the pipeline view, graphs and stepper show; -1 = before the pipeline. */
 let selectedStep = -1;
 let passDescriptions = new Map<string, string>();
 let compileGeneration = 0;
 /** Counts pipeline-view updates (the bench and the tests wait on it). */
 let pipelineVersion = 0;
+/** The inputs of the program the views show: the tests wait until they are the page's current inputs. */
+let compiledInputs = { source: '', lang: '', ssa: '', pipeline: '' };
+(window as unknown as { __ssakitShowsCurrentInput: () => boolean }).__ssakitShowsCurrentInput = () =>
+  compileTimer === 0 &&
+  !compileInFlight &&
+  compiledInputs.source === editor.state.doc.toString() &&
+  compiledInputs.lang === langSel.value &&
+  compiledInputs.ssa === ssaSel.value &&
+  compiledInputs.pipeline === pipelineText();
 
 const highlight = (lang: Lang): Extension => (lang === 'sysy' ? cpp() : llvmIR);
 const langConf = new Compartment();
@@ -160,10 +172,14 @@ function loadExample(ex: Example): void {
 
 // ---- compile and the pipeline view -------------------------------------------------------------
 
+/** The pending compile's timer, 0 when none is waiting. */
 let compileTimer = 0;
 function scheduleCompile(ms: number): void {
   clearTimeout(compileTimer);
-  compileTimer = window.setTimeout(() => void compile(), ms);
+  compileTimer = window.setTimeout(() => {
+    compileTimer = 0;
+    void compile();
+  }, ms);
 }
 
 let underlined = 0;
@@ -215,8 +231,9 @@ async function compileNow(): Promise<void> {
   const lang = langSel.value as Lang;
   let r: CompileReply;
   timing.requested = performance.now();
+  const req = { kind: 'compile', source: editor.state.doc.toString(), lang, ssa: ssaSel.value as SsaMode, pipeline: pipelineText() } as const;
   try {
-    r = await compiler.request<CompileReply>({ kind: 'compile', source: editor.state.doc.toString(), lang, ssa: ssaSel.value as SsaMode, pipeline: pipelineText() });
+    r = await compiler.request<CompileReply>(req);
   } catch (e) {
     if (gen === compileGeneration) setStatus(e instanceof Cancelled ? 'cancelled' : `internal error: ${(e as Error).message}`, !(e instanceof Cancelled));
     return;
@@ -238,6 +255,8 @@ async function compileNow(): Promise<void> {
     return;
   }
   result = r;
+  compiledInputs = { source: req.source, lang: req.lang, ssa: req.ssa, pipeline: req.pipeline };
+  stepTexts = new Map(r.shown !== null ? [[r.shown.step, r.shown]] : []);
   const changed = r.steps.filter((s) => s.changed).length;
   setStatus(`compiled in ${r.ms.toFixed(0)} ms: ${r.steps.length} pass runs, ${changed} changed the IR`);
   const prevFn = fnSel.value;
@@ -245,10 +264,16 @@ async function compileNow(): Promise<void> {
   fnSel.value = r.functions.includes(prevFn) ? prevFn : r.functions.includes('main') ? 'main' : r.functions[0] ?? '';
   $('final-ir').textContent = r.final;
   // show the last step that changed something: what the pipeline did last
-  selectedStep = lastChanged(r);
+  selectedStep = r.shown?.step ?? lastChanged(r);
   renderPipeline();
-  // the graph after the pipeline view has been painted: the view the user edits for comes first
-  requestAnimationFrame(() => setTimeout(() => void refreshGraph(), 0));
+  // the graph after the pipeline view has been painted: the view the user edits for comes
+  // first; and not at all when another edit is already waiting to compile (the worker
+  // would draw a graph nobody sees before it compiles that edit)
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      if (result === r && !compileAgain && !compileInFlight && compileTimer === 0) void refreshGraph();
+    }, 0),
+  );
   if (tab === 'stepper') void loadTrace();
 }
 
@@ -295,11 +320,36 @@ function renderStep(): void {
   const s = r.steps[selectedStep];
   const stats = s.stats.length > 0 ? `<table>${s.stats.map(([c, n]) => `<tr><td>${n}</td><td>${esc(c)}</td></tr>`).join('')}</table>` : '';
   head.innerHTML = `<b>${selectedStep + 1}. ${esc(s.pass)}</b>${s.fn ? ` on @${esc(s.fn)}` : ' on the module'} — ${s.changed ? '<span style="color:#1a7f37">changed</span>' : 'unchanged'}, ${s.ms.toFixed(3)} ms <i>${esc(passDescriptions.get(s.pass) ?? '')}</i>${stats}`;
+  const texts = stepTexts.get(selectedStep);
+  if (texts !== undefined) {
+    renderMerge(texts);
+    return;
+  }
+  // this step's IR comes from the worker; the view shows it when it arrives, if still wanted
+  const want = selectedStep;
+  $('merge').dataset.step = '';
+  void compiler.request<StepReply>({ kind: 'step', step: want }).then(
+    (t) => {
+      if (result !== r) return;
+      stepTexts.set(t.step, t);
+      if (selectedStep === t.step) renderMerge(t);
+    },
+    (e) => {
+      if (!(e instanceof Cancelled) && result === r && selectedStep === want) $('merge').textContent = (e as Error).message;
+    },
+  );
+}
+
+/** The IR before and after a step, side by side, changes highlighted. */
+function renderMerge(t: StepTexts): void {
   // a new merge view each time: replacing both documents of a live one was slower (two diffs)
   const t0 = performance.now();
   merge?.destroy();
+  $('merge').replaceChildren();
   const ro = [EditorState.readOnly.of(true), EditorView.editable.of(false), llvmIR];
-  merge = new MergeView({ a: { doc: s.before, extensions: ro }, b: { doc: s.after, extensions: ro }, parent: $('merge'), highlightChanges: true, gutter: true, collapseUnchanged: { margin: 3, minSize: 8 } });
+  merge = new MergeView({ a: { doc: t.before, extensions: ro }, b: { doc: t.after, extensions: ro }, parent: $('merge'), highlightChanges: true, gutter: true, collapseUnchanged: { margin: 3, minSize: 8 } });
+  // the step the view shows (the tests wait on it)
+  $('merge').dataset.step = String(t.step);
   timing.merge = performance.now() - t0;
 }
 
@@ -307,6 +357,9 @@ $('steps').addEventListener('click', (ev) => {
   const li = (ev.target as HTMLElement).closest('li');
   if (li === null) return;
   selectedStep = Number(li.dataset.step);
+  // the graphs follow the function the step ran on (a module pass keeps the one selected)
+  const fn = result?.steps[selectedStep]?.fn ?? '';
+  if (fn !== '' && [...fnSel.options].some((o) => o.value === fn)) fnSel.value = fn;
   renderPipeline();
   void refreshGraph();
   if (tab === 'stepper') void loadTrace();
@@ -327,27 +380,58 @@ function graphStep(): number {
 }
 let irBlockOfLine: string[] = [];
 
+/** Counts graph requests: only the reply to the latest is drawn (an earlier one is of a step or function no longer selected). */
+let graphGeneration = 0;
+/** Graphviz, in its own worker (started with the first graph). */
+const layout = new GraphLayout();
+
 async function refreshGraph(): Promise<void> {
-  if (result === null) return;
+  const r = result;
+  if (r === null) return;
+  const gen = ++graphGeneration;
+  const version = pipelineVersion;
   let g: GraphReply;
+  graphShownStep = graphStep();
+  const kind = graphSel.value as GraphKind;
   try {
-    graphShownStep = graphStep();
-    g = await compiler.request<GraphReply>({ kind: 'graph', step: graphShownStep, fn: fnSel.value, graph: graphSel.value as GraphKind });
+    g = await compiler.request<GraphReply>({ kind: 'graph', step: graphShownStep, fn: fnSel.value, graph: kind });
   } catch (e) {
-    if (!(e instanceof Cancelled)) $('graph').textContent = (e as Error).message;
+    if (!(e instanceof Cancelled) && gen === graphGeneration) $('graph').textContent = (e as Error).message;
     return;
   }
-  graphBlocks = g.blocks;
-  $('graph-step').textContent = graphShownStep < 0 ? 'before the pipeline' : `after step ${graphShownStep + 1} (${result.steps[graphShownStep]?.pass ?? ''})`;
+  if (gen !== graphGeneration || result !== r) return;
+  // the IR at once; the graph when Graphviz has laid it out (a large CFG takes it a while)
+  $('graph-step').textContent = g.step < 0 ? 'before the pipeline' : `after step ${g.step + 1} (${r.steps[g.step]?.pass ?? ''})`;
+  renderGraphIR(g, version);
   const host = $('graph');
-  host.innerHTML = g.svg;
+  host.classList.add('pending');
+  let svg: string;
+  try {
+    svg = await layout.render(g.dot);
+  } catch (e) {
+    if (!(e instanceof LayoutCancelled) && gen === graphGeneration) host.textContent = (e as Error).message;
+    return;
+  }
+  if (gen !== graphGeneration || result !== r) return;
+  graphBlocks = g.blocks;
+  host.classList.remove('pending');
+  host.innerHTML = svg;
   host.dataset.blockCount = String(g.blockCount);
+  // what is drawn, for the tests to wait on: the step, the function and the kind of graph
+  host.dataset.step = String(g.step);
+  host.dataset.fn = g.fn;
+  host.dataset.kind = kind;
+  host.dataset.version = String(version);
   for (const node of host.querySelectorAll<SVGGElement>('g.node')) {
     const title = node.querySelector('title')?.textContent ?? '';
     const block = g.blocks[title.replace(/:.*$/, '')];
     if (block !== undefined) node.dataset.block = block;
   }
-  // the IR of the function, one line per div, each knowing its block
+  applyHighlight();
+}
+
+/** The IR of the graph's function, one line per div, each knowing its block. */
+function renderGraphIR(g: GraphReply, version: number): void {
   const lines = g.ir.split('\n');
   irBlockOfLine = [];
   let cur = g.order[0] ?? '';
@@ -361,7 +445,12 @@ async function refreshGraph(): Promise<void> {
     d.dataset.block = irBlockOfLine[irBlockOfLine.length - 1];
     return d;
   });
-  $('graph-ir').replaceChildren(...divs);
+  const pre = $('graph-ir');
+  pre.replaceChildren(...divs);
+  // what it shows, for the tests to wait on
+  pre.dataset.step = String(g.step);
+  pre.dataset.fn = g.fn;
+  pre.dataset.version = String(version);
   applyHighlight();
 }
 
@@ -404,24 +493,35 @@ graphSel.addEventListener('change', () => void refreshGraph());
 let events: TraceEvent[] = [];
 let eventPos = 0;
 
+/** Counts trace requests: only the reply to the latest is shown. */
+let traceGeneration = 0;
+
 async function loadTrace(): Promise<void> {
-  if (result === null) return;
+  const r = result;
+  if (r === null) return;
+  const gen = ++traceGeneration;
   const algorithm = $<HTMLSelectElement>('algorithm').value as Algorithm;
   const step = ON_ALLOCAS.has(algorithm) ? -1 : selectedStep;
+  const fn = fnSel.value;
   if (graphStep() !== graphShownStep) void refreshGraph();
+  // until the reply comes, the list is of another request: say so (the tests wait on it)
+  $('events').dataset.loaded = '';
   let t: TraceReply;
   try {
-    t = await compiler.request<TraceReply>({ kind: 'trace', algorithm, step, fn: fnSel.value });
+    t = await compiler.request<TraceReply>({ kind: 'trace', algorithm, step, fn });
   } catch (e) {
-    if (e instanceof Cancelled) return;
+    if (e instanceof Cancelled || gen !== traceGeneration) return;
     events = [{ text: (e as Error).message, blocks: [] }];
     eventPos = 0;
     renderEvents();
+    $('events').dataset.loaded = `${algorithm} ${step} ${fn}`;
     return;
   }
+  if (gen !== traceGeneration || result !== r) return;
   events = t.events;
   eventPos = 0;
   renderEvents();
+  $('events').dataset.loaded = `${algorithm} ${step} ${fn}`;
 }
 
 function renderEvents(): void {
@@ -489,6 +589,7 @@ $('run').addEventListener('click', async () => {
 
 $('cancel').addEventListener('click', () => {
   compiler.cancel();
+  layout.cancel();
   setStatus('cancelled');
 });
 

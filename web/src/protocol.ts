@@ -12,15 +12,13 @@ export interface SourceDiag {
   message: string;
 }
 
-/** One pass execution: the IR of what it ran on before and after, its counters and time. */
+/** One pass execution: what it ran on, whether it changed the IR, its counters and time. */
 export interface PipelineStep {
   pass: string;
   /** Function name, or '' for a module pass. */
   fn: string;
   changed: boolean;
   ms: number;
-  before: string;
-  after: string;
   stats: [string, number][];
   /** How many trace lines the pass emitted (the stepper shows them). */
   traceLines: number;
@@ -41,8 +39,25 @@ export interface CompileReply {
   initial: string;
   final: string;
   steps: PipelineStep[];
+  /** Every function with a body at some step (the start's in order, then those a pass added). */
   functions: string[];
   ms: number;
+  /** The IR before and after the step the page shows first (the last that changed the IR); null when no step ran. */
+  shown: StepTexts | null;
+}
+
+/** The IR a step ran on (its function, or the module for a module pass), before and after it. */
+export interface StepTexts {
+  step: number;
+  before: string;
+  after: string;
+}
+export interface StepRequest {
+  kind: 'step';
+  step: number;
+}
+export interface StepReply extends StepTexts {
+  kind: 'step';
 }
 
 /** Step -1: the IR before the pipeline; k: after step k. */
@@ -54,13 +69,17 @@ export interface GraphRequest {
 }
 export interface GraphReply {
   kind: 'graph';
-  svg: string;
+  /** The graph in Graphviz's language (the page has it laid out by graph-worker.ts). */
+  dot: string;
   /** DOT node name (b<id>) to block name. */
   blocks: Record<string, string>;
   blockCount: number;
   /** The function's IR at that step, and its block names in layout order. */
   ir: string;
   order: string[];
+  /** The step and function drawn (the function asked for, or @main when it has no body there). */
+  step: number;
+  fn: string;
 }
 
 /** An algorithm's trace as a list of events; each names the blocks it is about. */
@@ -107,8 +126,8 @@ export interface PassListReply {
   pipelines: Record<string, string>;
 }
 
-export type Request = CompileRequest | GraphRequest | TraceRequest | RunRequest | PassListRequest;
-export type Reply = CompileReply | GraphReply | TraceReply | RunReply | PassListReply;
+export type Request = CompileRequest | StepRequest | GraphRequest | TraceRequest | RunRequest | PassListRequest;
+export type Reply = CompileReply | StepReply | GraphReply | TraceReply | RunReply | PassListReply;
 
 export interface Envelope<T> {
   id: number;
