@@ -46,6 +46,7 @@ import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import type { PassInfo } from '../../pm/registry.js';
 import { IDFCalculator, type Frontiers } from '../../analysis/idf-calculator.js';
 import { simplifyPhisLikeLLVM } from '../utils/phi-simplify.js';
+import { convertDeclaresAtStores, valuesAtPhi } from '../utils/debug-info.js';
 
 export interface PromoteOptions {
   /**
@@ -292,6 +293,8 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
   };
   const depth = dt.depth;
 
+  // debug info: #dbg_declare of an alloca becomes #dbg_value at its stores and phis (LLVM's way)
+  const declares = convertDeclaresAtStores(fn, allocas);
   // 0. lifetime markers go; allocas without uses are dead
   const live: Instruction[] = [];
   for (const ai of allocas) {
@@ -576,6 +579,7 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
       phi.blocks = [];
       phi.name = `${ai.name}.${version++}`;
       bb.prepend(phi);
+      valuesAtPhi(declares, ai, phi);
       if (phiOwner !== null) phiOwner.set(phi, names[v]);
       newPhis.push(phi);
       newPhiVar.push(v);
