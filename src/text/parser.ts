@@ -211,6 +211,8 @@ class Parser {
   private readonly mdr: MetadataReader;
   /** Debug records read since the last instruction: they attach to the next one. */
   private pendingRecords: DbgRecord[] | null = null;
+  /** Whether a call to an `llvm.dbg.*` intrinsic was read (as a record). */
+  private sawDbgIntrinsic = false;
 
   private noteMetadataRef(): void {
     const n = this.lx.num;
@@ -350,6 +352,10 @@ class Parser {
     for (const [n, loc] of this.mdUsed) if (!this.mdDefined.has(n)) this.error(`use of undefined metadata '!${n}'`, loc);
     for (const [n, loc] of this.mdr.pendingUse) this.error(`use of undefined metadata '!${n}'`, loc);
     if (this.mdr.defined.length > 0) this.m.mdNodes = this.mdr.defined;
+    if (this.sawDbgIntrinsic) {
+      // as opt-19, which reads them as debug records: the intrinsics' declarations go
+      for (const f of this.m.functions.slice()) if (f.name.startsWith('llvm.dbg.') && f.isDeclaration() && !f.hasUses()) this.m.removeFunction(f);
+    }
     for (const p of this.pendingBlockAddresses) {
       const fs = this.blockTables.get(p.ba.fn);
       if (fs === undefined && p.ba.fn.kind === ValueKind.Function && (p.ba.fn as Function).isDeclaration()) this.error('cannot take blockaddress inside a declaration', p.loc);
@@ -1746,6 +1752,7 @@ class Parser {
       if (callee.kind === ValueKind.Function && callee.name.startsWith('llvm.dbg.')) {
         // an old-style debug intrinsic: read as the debug record opt-19 prints for it
         const r = dbgIntrinsicToRecord(inst, callee.name);
+        this.sawDbgIntrinsic = true;
         inst.dropAllReferences();
         if (r === null) this.error(`malformed debug intrinsic call to '@${callee.name}'`, resultLoc);
         if (this.pendingRecords === null) this.pendingRecords = [r];
