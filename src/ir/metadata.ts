@@ -124,6 +124,17 @@ function track(v: Value, m: ValueAsMetadata): void {
 }
 
 metadataHooks.replaced = (from: Value, to: Value): void => {
+  // An instruction a pass made to replace another takes its location, as the IRBuilder of
+  // LLVM's InstCombine (and most passes) gives what it builds the location of the
+  // instruction being replaced. Instructions read from the text keep their own.
+  if (from.kind === ValueKind.Instruction && to.kind === ValueKind.Instruction) {
+    const f = from as unknown as { md: MDAttachment[] | null };
+    const t = to as unknown as { md: MDAttachment[] | null; srcOffset: number };
+    if (f.md !== null && t.srcOffset < 0) {
+      const dl = getAttachment(f.md, 'dbg');
+      if (dl !== null && getAttachment(t.md, 'dbg') === null) t.md = withAttachment(t.md, 'dbg', dl);
+    }
+  }
   const list = tracked.get(from);
   if (list === undefined) return;
   tracked.delete(from);

@@ -23,7 +23,7 @@ import {
   ValueAsMetadata,
   uniqueLocation,
 } from '../ir/metadata.js';
-import type { Value } from '../ir/value.js';
+import { metadataHooks, type Value } from '../ir/value.js';
 import { type Lexer, Tok } from './lexer.js';
 
 /** What the metadata reader needs from the IR parser. */
@@ -343,6 +343,7 @@ export class MetadataReader {
   /** `, !kind node` attachments after an instruction or global; the current token is the MetadataVar. */
   parseAttachment(allowLocal: boolean): MDAttachment {
     const lx = this.lx;
+    if (lx.text === 'dbg') metadataHooks.active = true; // passes now carry locations (see metadata.ts)
     const kind = lx.text;
     lx.next();
     return { kind, node: this.parseNode(allowLocal) };

@@ -150,10 +150,10 @@ class Printer {
 
   /** A value inside metadata (`i32 %x`); one no longer in this function prints as poison, as LLVM's kill location. */
   private mdTyped(v: Value): string {
-    if (v.kind === ValueKind.Instruction) {
-      const bb = (v as Instruction).parent;
-      if (bb === null || (this.slots !== null && this.slots.slotOf(v) === -2)) return `${v.type} poison`;
-    } else if (v.kind === ValueKind.Argument && this.slots === null) return `${v.type} poison`;
+    if (v.kind === ValueKind.Instruction || v.kind === ValueKind.Argument) {
+      // erased, or of another function (a pass moved the code and dropped the value)
+      if ((v.kind === ValueKind.Instruction && (v as Instruction).parent === null) || this.slots === null || this.slots.slotOf(v) === -2) return `${v.type} poison`;
+    }
     return this.typedOperand(v);
   }
 
