@@ -350,3 +350,23 @@ export function remapRecord(r: DbgRecord, map: Map<Value, Value>): void {
     }
   }
 }
+
+/**
+ * LLVM's dropUBImplyingAttrsAndMetadata, for an instruction now executed where it was not
+ * (speculated, hoisted): keeps only what cannot make its execution undefined — !dbg,
+ * !annotation and the poison-producing !range, !nonnull, !align.
+ */
+export function dropUBImplyingMetadata(inst: { md: MDAttachment[] | null }): void {
+  if (inst.md === null) return;
+  const kept = inst.md.filter((a) => a.kind === 'dbg' || a.kind === 'annotation' || a.kind === 'range' || a.kind === 'nonnull' || a.kind === 'align');
+  inst.md = kept.length === 0 ? null : kept;
+}
+
+/**
+ * LLVM's Instruction::dropLocation, for a hoisted instruction: no location (the previous
+ * one carries over), except calls, which get line 0 of the function's subprogram `sp`.
+ */
+export function dropLocation(inst: { md: MDAttachment[] | null }, isCall: boolean, sp: MDNode | null): void {
+  if (getAttachment(inst.md, 'dbg') === null) return;
+  inst.md = withAttachment(inst.md, 'dbg', isCall && sp !== null ? getDILocation(0, 0, sp) : null);
+}

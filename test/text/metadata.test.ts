@@ -199,6 +199,38 @@ entry:
 `);
   });
 
+  it('a speculated instruction loses its location and UB-implying metadata (expected: opt-19 -passes=simplifycfg of the input)', () => {
+    const input = `define i32 @f(i32 %a, i1 %c) !dbg !3 {
+entry:
+  br i1 %c, label %then, label %join, !dbg !7
+
+then:
+  %v = add i32 %a, 7, !dbg !7, !annotation !13, !foo !12
+  br label %join, !dbg !7
+
+join:
+  %x = phi i32 [ %v, %then ], [ 0, %entry ]
+  ret i32 %x, !dbg !7
+}
+
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!2}
+!0 = distinct !DICompileUnit(language: DW_LANG_C11, file: !1, emissionKind: FullDebug)
+!1 = !DIFile(filename: "f.c", directory: "/tmp")
+!2 = !{i32 2, !"Debug Info Version", i32 3}
+!3 = distinct !DISubprogram(name: "f", scope: !1, file: !1, line: 1, type: !4, spFlags: DISPFlagDefinition, unit: !0)
+!4 = !DISubroutineType(types: !5)
+!5 = !{null}
+!7 = !DILocation(line: 3, column: 5, scope: !3)
+!12 = !{}
+!13 = !{!"note"}
+`;
+    const out = optimizeText(input, 'spec.ll', { pipeline: 'simplifycfg' }).output!;
+    expect(out).toContain('  %v = add i32 %a, 7, !annotation !6\n');
+    expect(out).toContain('!6 = !{!"note"}');
+    expect(out).not.toContain('!foo');
+  });
+
   it('refuses bad metadata with file:line:col, as llvm-as does', () => {
     const err = (t: string): string => {
       try {
