@@ -370,3 +370,31 @@ export function dropLocation(inst: { md: MDAttachment[] | null }, isCall: boolea
   if (getAttachment(inst.md, 'dbg') === null) return;
   inst.md = withAttachment(inst.md, 'dbg', isCall && sp !== null ? getDILocation(0, 0, sp) : null);
 }
+
+/** The text of a quoted literal field (`"a.c"` → a.c), or '' when absent. */
+function fieldString(n: MDNode, key: string): string {
+  const v = n.field(key);
+  if (typeof v !== 'string') return v !== null && v !== undefined && v.mdKind === MDKind.String ? (v as MDString).raw : '';
+  return v.startsWith('"') ? v.slice(1, -1) : v;
+}
+
+/**
+ * `file:line:col` of a `!DILocation` (the file of its scope, found by walking the scope
+ * chain without recursion), or null when it says nothing (line 0, no file).
+ */
+export function sourceLocation(loc: MDNode | null): string | null {
+  if (loc === null || loc.name !== 'DILocation') return null;
+  const line = fieldNumber(loc, 'line');
+  if (line === 0) return null;
+  const col = fieldNumber(loc, 'column');
+  let file = '';
+  for (let s = loc.field('scope'), guard = 0; isNode(s) && guard < 10_000; guard++) {
+    const f = s.name === 'DIFile' ? s : s.field('file');
+    if (isNode(f) && f.name === 'DIFile') {
+      file = fieldString(f, 'filename');
+      break;
+    }
+    s = s.field('scope');
+  }
+  return `${file || '<unknown>'}:${line}${col > 0 ? ':' + col : ''}`;
+}

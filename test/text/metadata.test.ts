@@ -109,6 +109,24 @@ describe.runIf(llvm)('metadata through passes', () => {
   }
 });
 
+// Reason for runIf: needs clang-19 to make the -g IR (the line of the faulting store is the source's own, line 5).
+describe.runIf(llvm)('runtime errors name the source line when the IR carries !dbg', () => {
+  it('an out-of-bounds store in C compiled with -g: file:line:col of the store, then the IR', async () => {
+    const { runModule, InterpError } = await import('../../src/interp/index.js');
+    const src = 'int a[4];\nint main(void) {\n  int i = 0;\n  while (i < 10) {\n    a[i] = i;\n    i++;\n  }\n  return a[0];\n}\n';
+    const ll = clangToLL(src, 'O0', ['-g'], 'oob');
+    let err: unknown = null;
+    try {
+      runModule(parseModule(readFileSync(ll, 'utf8'), ll));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(InterpError);
+    // clang names the file it compiled; the store `a[i] = i` is line 5, its `=` column 10
+    expect((err as Error).message).toMatch(/out of bounds of global @a .* at [^ ]*\.c:5:10, in @main, block %\d+: store i32/);
+  });
+});
+
 if (!llvm) {
   // Reason for skip: needs clang-19/llvm-19 as the oracles (apt-get install clang-19 llvm-19); .ci/run installs them, and the skipped entry names what is missing.
   it.skip(`LLVM tools are missing: ${LLVM_MISSING}`, () => {});
