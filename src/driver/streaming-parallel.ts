@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PassTiming } from '../pm/pass-manager.js';
 import { parsePipeline } from '../pm/pipeline-parser.js';
+import { MetadataNumberingMismatch } from '../text/printer.js';
 import { createPassManager, ensureRegistered } from '../passes/index.js';
 import {
   canStream,
@@ -142,7 +143,7 @@ export interface WorkerTask {
  * printed text, or that it could not do it cleanly.
  */
 export type WorkerReply =
-  | { ok: true; taken: number[]; printed: (string | Uint8Array)[]; stats: [string, string, number][]; timings: PassTiming[] }
+  | { ok: true; taken: number[]; printed: (string | Uint8Array)[]; mdRoots: number[][]; stats: [string, string, number][]; timings: PassTiming[] }
   | { ok: false; reason: string };
 
 const WORKER_URL = new URL('./streaming-worker.js', import.meta.url);
@@ -266,11 +267,18 @@ export async function optimizeTextParallel(text: string, fileName: string, opts:
     if (!r.ok) continue; // (all are ok here; this narrows the type)
     read += r.taken.length;
     if (print) r.taken.forEach((k, i) => st.printed.set(st.definitions[k], r.printed[i]));
+    if (print) r.taken.forEach((k, i) => st.mdRoots.set(st.definitions[k], r.mdRoots[i]));
     st.pm?.addCounters(r.stats, r.timings);
   }
   // Each definition was read by exactly one thread (claimedShare); a cheap check that none was left out.
   if (read !== st.definitions.length) return optimizeText(text, fileName, opts);
-  const result = finishStream(st, job);
+  let result: OptimizeTextResult;
+  try {
+    result = finishStream(st, job);
+  } catch (e) {
+    if (!(e instanceof MetadataNumberingMismatch)) throw e;
+    return optimizeText(text, fileName, { ...opts, streaming: false });
+  }
   result.threads = 1 + got.length;
   return result;
 }

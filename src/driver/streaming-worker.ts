@@ -23,7 +23,8 @@ function run(task: WorkerTask): WorkerReply {
   );
   if (st.inputProblems.size > 0 || st.outputProblems.size > 0) return { ok: false, reason: 'verifier problems' };
   const printed = task.print ? st.taken.map((k) => st.printed.get(st.definitions[k]) ?? '') : [];
-  return { ok: true, taken: st.taken, printed, stats: st.pm?.counterRows() ?? [], timings: st.pm ? [...st.pm.timings.values()] : [] };
+  const mdRoots = task.print ? st.taken.map((k) => st.mdRoots.get(st.definitions[k]) ?? []) : [];
+  return { ok: true, taken: st.taken, printed, mdRoots, stats: st.pm?.counterRows() ?? [], timings: st.pm ? [...st.pm.timings.values()] : [] };
 }
 
 /** Runs the task and posts the reply; printed bytes move to the main thread without a copy. */

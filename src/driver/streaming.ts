@@ -30,7 +30,7 @@ import type { Module } from '../ir/module.js';
 import { verifyFunction, verifyModule, type VerifierError } from '../analysis/verifier.js';
 import type { Value } from '../ir/value.js';
 import { parseModule } from '../text/parser.js';
-import { functionBytePrinter, functionPrinter, printModule, printModuleBytes } from '../text/printer.js';
+import { functionBytePrinter, functionPrinter, MetadataNumberingMismatch, printModule, printModuleBytes } from '../text/printer.js';
 import type { CFG } from '../analysis/cfg.js';
 import type { DominatorTree } from '../analysis/dominators.js';
 import { CFGAnalysis, DominatorTreeAnalysis } from '../pm/analyses.js';
@@ -86,7 +86,12 @@ export function optimizeText(text: string, fileName: string, opts: OptimizeTextO
   const job: StreamJob = { nodes, instr, verify: opts.verify ?? true, print: opts.print ?? true, printBytes: opts.printBytes ?? false };
   if ((opts.streaming ?? true) && canStream(text, nodes, instr)) {
     if (opts.tuneHeap) tuneHeapForStreaming();
-    return finishStream(streamFunctions(text, fileName, job), job);
+    try {
+      return finishStream(streamFunctions(text, fileName, job), job);
+    } catch (e) {
+      // metadata numbered otherwise than the text numbered it: redo it the whole-module way
+      if (!(e instanceof MetadataNumberingMismatch)) throw e;
+    }
   }
 
   const { verify, print } = job;
@@ -105,9 +110,9 @@ export function optimizeText(text: string, fileName: string, opts: OptimizeTextO
 }
 
 /** The printed module into `result.output`, or as chunks into `result.outputBytes` (printBytes). */
-function printInto(result: OptimizeTextResult, m: Module, job: StreamJob, printed?: ReadonlyMap<Function, string | Uint8Array>): void {
-  if (job.printBytes) result.outputBytes = printModuleBytes(m, { printed });
-  else result.output = printModule(m, { printed });
+function printInto(result: OptimizeTextResult, m: Module, job: StreamJob, printed?: ReadonlyMap<Function, string | Uint8Array>, mdRoots?: Map<Function, number[]>): void {
+  if (job.printBytes) result.outputBytes = printModuleBytes(m, { printed, mdRoots });
+  else result.output = printModule(m, { printed, mdRoots });
 }
 
 /**
@@ -135,7 +140,9 @@ export function canStream(text: string, nodes: readonly PipelineNode[], instr: I
   if (instr.verifyEach || instr.printAfterAll || instr.printChanged || (instr.bisectLimit ?? -1) >= 0) return false;
   if (!allLocal(nodes)) return false;
   // Conservative text checks: a match inside a string or comment only costs the fast path.
-  return !text.includes('blockaddress') && !hasNumberedGlobal(text);
+  // Debug info goes the whole-module way: passes make metadata nodes (mem2reg's locations),
+  // which a function printed before the module's metadata is read cannot number.
+  return !text.includes('blockaddress') && !hasNumberedGlobal(text) && !text.includes('#dbg_') && !text.includes('@llvm.dbg.');
 }
 
 /** Whether `@` followed by a digit occurs (indexOf is vectorized; the regex /@[0-9]/ cost 30 ms on 40 MB). */
@@ -216,6 +223,8 @@ export interface StreamState {
   /** With a share: the indices (into `definitions`) of the definitions this thread read. */
   taken: number[];
   printed: Map<Function, string | Uint8Array>;
+  /** The metadata ids each printed function reached (see PrintOptions.mdRoots). */
+  mdRoots: Map<Function, number[]>;
   inputProblems: Map<Function, VerifierError[]>;
   outputProblems: Map<Function, VerifierError[]>;
 }
@@ -230,6 +239,7 @@ export function streamFunctions(text: string, fileName: string, job: StreamJob, 
     definitions: [],
     taken: [],
     printed: new Map(),
+    mdRoots: new Map(),
     inputProblems: new Map(),
     outputProblems: new Map(),
   };
@@ -271,7 +281,7 @@ export function streamFunctions(text: string, fileName: string, job: StreamJob, 
         }
       }
       if (print && st.outputProblems.size === 0) {
-        printer ??= job.printBytes ? functionBytePrinter(fn.parent!) : functionPrinter(fn.parent!);
+        printer ??= job.printBytes ? functionBytePrinter(fn.parent!, { mdRoots: st.mdRoots }) : functionPrinter(fn.parent!, { mdRoots: st.mdRoots });
         st.printed.set(fn, printer(fn));
       }
     }
@@ -316,7 +326,7 @@ export function finishStream(st: StreamState, job: StreamJob): OptimizeTextResul
     result.outputProblems = inModuleOrder(m, st.outputProblems);
     if (result.outputProblems.length > 0) return result;
   }
-  if (job.print) printInto(result, m, job, st.printed);
+  if (job.print) printInto(result, m, job, st.printed, st.mdRoots);
   return result;
 }
 

@@ -12,6 +12,7 @@ import { Opcode, OPCODE_NAMES, predName, Flag } from '../ir/opcodes.js';
 import { quoteIdentifier, voidType } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 import { blockLabel, printInstruction } from '../text/printer.js';
+import { getAttachment, sourceLocation } from '../ir/metadata.js';
 
 function slots(fn: Function): Map<Value, string> {
   const m = new Map<Value, string>();
@@ -149,6 +150,13 @@ export function instructionText(i: Instruction, names: Map<Value, string>): stri
 export function locate(fn: Function, inst: Instruction | null): string {
   const fname = '@' + quoteIdentifier(fn.name);
   if (inst === null) return `in ${fname}`;
+  // with debug info, the source line first: what the user wrote (SysY, C), then the IR
+  const src = sourceLocation(getAttachment(inst.md, 'dbg'));
+  if (src !== null) return `at ${src}, ${locateIR(fn, fname, inst)}`;
+  return locateIR(fn, fname, inst);
+}
+
+function locateIR(fn: Function, fname: string, inst: Instruction): string {
   const bb = inst.parent as BasicBlock | null;
   try {
     // LLVM's own spelling through the printer, without metadata attachments

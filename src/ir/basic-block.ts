@@ -9,7 +9,7 @@ import { Instruction } from './instruction.js';
 import { Opcode } from './opcodes.js';
 import { UndefValue } from './constants.js';
 import { labelType, voidType } from './types.js';
-import { Value, ValueKind } from './value.js';
+import { metadataHooks, Value, ValueKind } from './value.js';
 import type { Function } from './function.js';
 
 export class BasicBlock extends Value {
@@ -179,6 +179,7 @@ export class BasicBlock extends Value {
         // uses left in other blocks: point them at poison-free undef so the IR stays well typed
         i.replaceAllUsesWith(UndefValue.get(i.type));
       }
+      if (metadataHooks.active) metadataHooks.erased(i);
       i.parent = null;
       i.prev = i.next = null;
       i = n;

@@ -5,6 +5,7 @@
  * simplifier themselves.
  */
 import { BasicBlock } from './basic-block.js';
+import type { MDNode } from './metadata.js';
 import { ConstantInt } from './constants.js';
 import type { Function } from './function.js';
 import { Instruction } from './instruction.js';
@@ -44,7 +45,11 @@ export class IRBuilder {
     return this.block;
   }
 
+  /** The `!dbg` location given to every instruction inserted (LLVM's SetCurrentDebugLocation); null: none. */
+  debugLoc: MDNode | null = null;
+
   insert<T extends Instruction>(inst: T, name = ''): T {
+    if (this.debugLoc !== null && inst.md === null) inst.md = [{ kind: 'dbg', node: this.debugLoc }];
     if (name !== '') inst.name = name;
     if (this.block === null) throw new Error('IRBuilder has no insertion point');
     if (this.before !== null) this.block.insertBefore(inst, this.before);

@@ -269,9 +269,16 @@ function markAddressTaken(b: Value): void {
   if (b.kind === ValueKind.BasicBlock) (b as unknown as { addressTaken: boolean }).addressTaken = true;
 }
 
-/** A metadata operand (`metadata !5`, `metadata i32 0`), kept as its printed text. */
+/**
+ * A metadata operand of a call (`metadata !5`, `metadata i32 0`): `md` is the metadata
+ * (see metadata.ts). `text` is only for the label of a blockaddress read before its function.
+ */
 export class MetadataValue extends Constant {
-  constructor(type: Type, readonly text: string) {
+  constructor(
+    type: Type,
+    readonly text: string,
+    readonly md: import('./metadata.js').Metadata | null = null,
+  ) {
     super(ValueKind.Metadata, type);
   }
 }

@@ -13,6 +13,7 @@ import { Instruction } from './instruction.js';
 import { Type, ptr as ptrTy } from './types.js';
 import { Argument, Value, ValueKind, unlinkUse } from './value.js';
 import type { Module } from './module.js';
+import type { MDAttachment } from './metadata.js';
 
 /** Attributes and flags of a global value, kept as printed so they survive a round trip. */
 export interface GlobalAttrs {
@@ -33,6 +34,8 @@ export class Function extends Value {
   instIdBound = 0;
   parent: Module | null = null;
   attrs: GlobalAttrs = { linkage: '', prefix: '', suffix: '' };
+  /** Metadata attachments (`!dbg !5`, `!prof !7`), or null. */
+  md: MDAttachment[] | null = null;
   /** Return-value attributes (`noundef`, `signext`). */
   retAttrs = '';
 
@@ -178,8 +181,8 @@ export class GlobalVariable extends Value {
   initializer: Constant | null;
   isConstant: boolean;
   align = 0;
-  /** Metadata attachments as printed (`, !dbg !5`). */
-  md = '';
+  /** Metadata attachments (`!dbg !5`), or null. */
+  md: MDAttachment[] | null = null;
   parent: Module | null = null;
   attrs: GlobalAttrs = { linkage: '', prefix: '', suffix: '' };
 

@@ -8,3 +8,4 @@ export * from './basic-block.js';
 export * from './function.js';
 export * from './module.js';
 export * from './builder.js';
+export * from './metadata.js';

@@ -16,7 +16,8 @@
  */
 import { Opcode, OPCODE_NAMES, Pred, isTerminatorOp } from './opcodes.js';
 import { Type, voidType } from './types.js';
-import { newUse, type Use, type User, Value, ValueKind, linkUse, setUseValue, unlinkUse } from './value.js';
+import { metadataHooks, newUse, type Use, type User, Value, ValueKind, linkUse, setUseValue, unlinkUse } from './value.js';
+import type { DbgRecord, MDAttachment } from './metadata.js';
 import type { BasicBlock } from './basic-block.js';
 import type { Function } from './function.js';
 
@@ -53,8 +54,10 @@ export class Instruction extends Value implements User {
   align = 0;
   /** Call-site attributes. */
   callAttrs: CallAttrs | null = null;
-  /** Metadata attachments as printed (`, !tbaa !5, !llvm.loop !7`), kept opaquely. */
-  md: string | null = null;
+  /** Metadata attachments (`!dbg`, `!tbaa`, `!llvm.loop`…) in LLVM's order (see metadata.ts), or null. */
+  md: MDAttachment[] | null = null;
+  /** Debug records printed before this instruction (`#dbg_value(…)`), or null. */
+  dbgRecords: DbgRecord[] | null = null;
   /** Extra printed text some rare forms need (atomic orderings, `inrange`, …). */
   extra: string | null = null;
   /**
@@ -151,6 +154,12 @@ export class Instruction extends Value implements User {
   removeFromParent(): void {
     const bb = this.parent;
     if (bb === null) return;
+    // Debug records stay where they are, as LLVM's do: they move to the next instruction.
+    if (this.dbgRecords !== null) {
+      const n = this.next;
+      if (n !== null) n.dbgRecords = n.dbgRecords === null ? this.dbgRecords : this.dbgRecords.concat(n.dbgRecords);
+      this.dbgRecords = null;
+    }
     bb.unlinkInstruction(this);
   }
 
@@ -161,6 +170,7 @@ export class Instruction extends Value implements User {
     }
     this.removeFromParent();
     this.dropAllReferences();
+    if (metadataHooks.active) metadataHooks.erased(this);
   }
 
   insertBefore(pos: Instruction): void {
@@ -331,7 +341,7 @@ export class Instruction extends Value implements User {
     c.indices = this.indices === null ? null : this.indices.slice();
     c.align = this.align;
     c.callAttrs = this.callAttrs === null ? null : { ...this.callAttrs, args: this.callAttrs.args.slice() };
-    c.md = this.md;
+    c.md = this.md === null ? null : this.md.slice();
     c.extra = this.extra;
     return c;
   }

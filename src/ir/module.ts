@@ -6,6 +6,7 @@
  * `@0`, have name '' and are numbered by the printer).
  */
 import { Function, GlobalAlias, GlobalVariable } from './function.js';
+import type { NamedMetadata, MDNode } from './metadata.js';
 import { Type, namedStructType } from './types.js';
 
 export class Module {
@@ -21,8 +22,14 @@ export class Module {
   readonly aliases: GlobalAlias[] = [];
   /** `attributes #N = { ... }`: N → body text between the braces. */
   readonly attributeGroups = new Map<number, string>();
-  /** Module-level metadata definitions, as printed (`!0 = !{...}`, `!llvm.ident = !{!5}`). */
-  readonly metadata: string[] = [];
+  /** Named metadata (`!llvm.dbg.cu = !{!0}`), in text order. */
+  readonly namedMetadata: NamedMetadata[] = [];
+  /**
+   * Every numbered node read from the text, in definition order (`!N = …`): the printer
+   * prints the ones still reachable. Null when the text had none (the printer then skips
+   * numbering altogether).
+   */
+  mdNodes: MDNode[] | null = null;
   /** `module asm "..."` lines and `$name = comdat any` lines, as printed. */
   readonly moduleAsm: string[] = [];
   readonly comdats: string[] = [];

@@ -37,6 +37,17 @@ export enum ValueKind {
 let nextUid = 1;
 
 /**
+ * How metadata follows values (set by metadata.ts, which value.ts cannot import): `active`
+ * stays false until a function-local value is first wrapped as metadata, so code without
+ * debug info pays one load per RAUW or erase.
+ */
+export const metadataHooks: {
+  active: boolean;
+  replaced: (from: Value, to: Value) => void;
+  erased: (v: Value) => void;
+} = { active: false, replaced: () => {}, erased: () => {} };
+
+/**
  * One operand slot: a node of its value's doubly linked use list.
  *
  * A plain record made by `newUse` from an object literal, not a class: V8 tracks literal
@@ -112,6 +123,7 @@ export class Value {
   /** Makes every use of this value use `v` instead. */
   replaceAllUsesWith(v: Value): void {
     if (v === this) return;
+    if (metadataHooks.active) metadataHooks.replaced(this, v);
     let u = this.firstUse;
     while (u !== null) {
       const next = u.next;

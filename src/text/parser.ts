@@ -7,10 +7,10 @@
  * faithful): attribute groups, parameter/return/function attributes, metadata nodes and
  * attachments, comdats, module asm. Legacy typed pointers (`i32*`) read as `ptr`.
  *
- * Debug information is dropped on input (LLVM allows that: it never changes meaning):
- * debug records (`#dbg_value(...)`), calls to `llvm.dbg.*`, and `!dbg` attachments; other
- * metadata stays. Keeping it exact through transforms would need metadata operands that
- * track values, which no test input needs.
+ * Metadata is read into the graph of ir/metadata.ts by metadata-parser.ts: numbered and
+ * named metadata, attachments on instructions, functions and globals, metadata call
+ * arguments and debug records (`#dbg_value(...)`, which attach to the next instruction).
+ * Calls to the older `llvm.dbg.*` intrinsics become debug records, as opt-19 prints them.
  *
  * Invariants:
  *  - Unnamed values are numbered exactly as LLVM numbers them; an explicit `%N` must be
@@ -21,6 +21,8 @@
  *  - Every error is a SourceError with file:line:col.
  */
 import { BasicBlock } from '../ir/basic-block.js';
+import { DbgRecord, type DbgRecordKind, type MDAttachment, MDNode, type MDOperand, MDKind, getAttachment } from '../ir/metadata.js';
+import { MetadataReader } from './metadata-parser.js';
 import {
   BlockAddress,
   Constant,
@@ -207,6 +209,12 @@ class Parser {
   /** Whether an entity other than `target …`/`source_filename` has been read. */
   private sawEntity = false;
   private mdUsed = new Map<number, Loc>();
+  /** Reads metadata (see metadata-parser.ts). */
+  private readonly mdr: MetadataReader;
+  /** Debug records read since the last instruction: they attach to the next one. */
+  private pendingRecords: DbgRecord[] | null = null;
+  /** Whether a call to an `llvm.dbg.*` intrinsic was read (as a record). */
+  private sawDbgIntrinsic = false;
 
   private noteMetadataRef(): void {
     const n = this.lx.num;
@@ -222,6 +230,15 @@ class Parser {
     this.skipBody = opts.skipBody ?? null;
     this.lx = new Lexer(text, file);
     this.mayHaveBlockAddresses = text.includes('blockaddress');
+    this.mdr = new MetadataReader(this.lx, {
+      parseTypedValue: (allowLocal) => {
+        const t = this.parseType();
+        if (t === metadataType) this.error('invalid metadata-value-metadata roundtrip');
+        return this.parseValueOrConstant(t, allowLocal && this.fs !== null);
+      },
+      error: (msg, loc) => this.error(msg, loc),
+      describe: () => this.describe(),
+    });
   }
 
   // ---- helpers --------------------------------------------------------------------
@@ -291,7 +308,9 @@ class Parser {
   private parseAggregateIndices(agg: Type, opName: string, loc: Loc): { idx: number[]; t: Type } {
     const idx: number[] = [];
     let t = agg;
-    while (this.eat(Tok.Comma)) {
+    // a comma before a metadata attachment (`, !dbg !7`) ends the indices
+    while (this.lx.tk() === Tok.Comma && !this.lx.nextIsMetadataName()) {
+      this.lx.next();
       const k = this.parseUInt('index');
       idx.push(k);
       t = aggregateStepType(t, k) ?? this.error(`invalid ${opName} index ${k} into '${t}'`, loc);
@@ -348,6 +367,12 @@ class Parser {
       if (!this.definedGlobals.has(g)) this.error(`use of undefined value '@${g.name}'`, loc);
     }
     for (const [n, loc] of this.mdUsed) if (!this.mdDefined.has(n)) this.error(`use of undefined metadata '!${n}'`, loc);
+    for (const [n, loc] of this.mdr.pendingUse) this.error(`use of undefined metadata '!${n}'`, loc);
+    if (this.mdr.defined.length > 0) this.m.mdNodes = this.mdr.defined;
+    if (this.sawDbgIntrinsic) {
+      // as opt-19, which reads them as debug records: the intrinsics' declarations go
+      for (const f of this.m.functions.slice()) if (f.name.startsWith('llvm.dbg.') && f.isDeclaration() && !f.hasUses()) this.m.removeFunction(f);
+    }
     for (const p of this.pendingBlockAddresses) {
       const fs = this.blockTables.get(p.ba.fn);
       if (fs === undefined && p.ba.fn.kind === ValueKind.Function && (p.ba.fn as Function).isDeclaration()) this.error('cannot take blockaddress inside a declaration', p.loc);
@@ -541,17 +566,20 @@ class Parser {
 
   private parseMetadataDef(): void {
     const lx = this.lx;
-    const start = lx.start;
     if (lx.tk() === Tok.MetadataID) {
       // LLParser: each !N is defined once, and every !N used is defined somewhere
       if (this.mdDefined.has(lx.num)) this.error('Metadata id is already used');
       this.mdDefined.add(lx.num);
+      this.mdr.parseNumberedDefinition();
+      return;
     }
+    const name = lx.text;
     lx.next();
     this.expect(Tok.Equal, "'=' in metadata definition");
-    this.eatWord('distinct');
-    this.skipMetadataValue();
-    this.m.metadata.push(lx.slice(start, lx.prevEnd).trimEnd());
+    const ops = this.mdr.parseNamedOperands();
+    const prev = this.m.namedMetadata.find((n) => n.name === name);
+    if (prev !== undefined) prev.ops.push(...ops);
+    else this.m.namedMetadata.push({ name, ops });
   }
 
   /** Skips one metadata value: `!{…}`, `!N`, `!"s"`, `!DIFoo(…)`, or a typed constant inside a node. */
@@ -718,10 +746,8 @@ class Parser {
         continue;
       }
       if (lx.tk() === Tok.MetadataVar) {
-        lx.next();
-        this.skipMetadataValue();
-        const text = lx.slice(s, lx.prevEnd).trimEnd();
-        if (!/^,\s*!dbg\b/.test(text)) g.md += text;
+        const a = this.mdr.parseAttachment(false);
+        g.md = g.md === null ? [a] : [...g.md, a];
         continue;
       } else if (lx.tk() === Tok.Word) {
         if (!GLOBAL_PROPERTIES.has(lx.text)) this.error('unknown global variable property!');
@@ -1377,8 +1403,9 @@ class Parser {
       lx.next();
     }
     // dso_local, visibility, cconv, return attributes ... up to the return type
-    const prefixStart = lx.start;
+    let prefixStart = lx.start;
     let retAttrs = '';
+    const fnMd: MDAttachment[] = [];
     for (;;) {
       if (lx.tk() === Tok.Word && GLOBAL_PREFIX_WORDS.has(lx.text)) {
         lx.next();
@@ -1389,10 +1416,10 @@ class Parser {
         continue;
       }
       if (lx.tk() === Tok.MetadataVar && !isDefine) {
-        // `declare !dbg !28 i32 @f(...)`: a declaration's attachments come first; debug ones are dropped
-        // (kept in the prefix text, from which `!dbg !N` is removed below)
-        lx.next();
-        this.skipMetadataValue();
+        // `declare !dbg !28 i32 @f(...)`: a declaration's attachments come first
+        if (prefixStart === lx.start) prefixStart = -1;
+        fnMd.push(this.mdr.parseAttachment(false));
+        if (prefixStart === -1) prefixStart = lx.start;
         continue;
       }
       if (lx.tk() === Tok.Word && PARAM_ATTRS.has(lx.text)) {
@@ -1404,7 +1431,7 @@ class Parser {
       }
       break;
     }
-    let prefix = lx.slice(prefixStart, lx.prevEnd).replace(/!dbg\s+!\d+/g, '').trim();
+    let prefix = lx.slice(prefixStart, lx.prevEnd).trim();
     if (retAttrs !== '') prefix = stripWords(prefix, retAttrs);
     const ret = this.parseType();
     if (lx.tk() !== Tok.GlobalVar && lx.tk() !== Tok.GlobalID) this.error(`expected function name, found ${this.describe()}`);
@@ -1448,7 +1475,10 @@ class Parser {
     const fnType = functionType(ret, params, vararg);
     // suffix: unnamed_addr, #N, attributes, section, comdat, align, gc, personality, !md …
     const suffixStart = lx.start;
+    let suffixEnd = -1;
     for (;;) {
+      // LLParser: a definition's attachments come last, just before its body
+      if (suffixEnd >= 0 && lx.tk() !== Tok.MetadataVar && lx.tk() !== Tok.LBrace) this.error("expected '{' in function body");
       if (lx.tk() === Tok.AttrGrpID) {
         lx.next();
         continue;
@@ -1483,7 +1513,7 @@ class Parser {
         }
         continue;
       }
-      if (lx.tk() === Tok.MetadataVar) {
+      if (lx.tk() === Tok.MetadataVar && isDefine) {
         // `!dbg !12` attachment, but not a following top-level `!name = ...`
         const st = lx.save();
         lx.next();
@@ -1491,12 +1521,14 @@ class Parser {
           lx.restore(st);
           break;
         }
-        this.skipMetadataValue();
+        if (suffixEnd < 0) suffixEnd = st.start;
+        lx.restore(st);
+        fnMd.push(this.mdr.parseAttachment(false));
         continue;
       }
       break;
     }
-    const suffix = lx.slice(suffixStart, lx.prevEnd).replace(/\s*!dbg\s+!\d+/g, '').trim();
+    const suffix = lx.slice(suffixStart, suffixEnd >= 0 ? suffixEnd : lx.prevEnd).trim();
 
     let fn = this.defineGlobal(key, nameLoc) as Function | undefined;
     if (fn !== undefined && !(fn instanceof Function)) this.error(`'@${key.slice(1)}' is not a function`, nameLoc);
@@ -1509,6 +1541,7 @@ class Parser {
       fn.setSignature(fnType, argNames);
     }
     fn.attrs = { linkage, prefix, suffix };
+    fn.md = fnMd.length > 0 ? fnMd : null;
     fn.retAttrs = retAttrs;
     fn.args.forEach((a, i) => (a.attrs = argAttrs[i]));
     this.definedGlobals.add(fn);
@@ -1592,10 +1625,10 @@ class Parser {
         this.error(`expected instruction: block '${bb.name || '%' + (fs.nextNumber - 1)}' must end with a terminator`);
       }
       if (lx.tk() === Tok.Word && lx.text.startsWith('#dbg_')) {
-        // a debug record: dropped (see the file comment)
-        lx.next();
-        if (lx.tk() !== Tok.LParen) this.error(`expected '(' after ${lx.text}`);
-        this.skipParens();
+        // a debug record: attached to the instruction that follows
+        const r = this.mdr.parseDebugRecord();
+        if (this.pendingRecords === null) this.pendingRecords = [r];
+        else this.pendingRecords.push(r);
         continue;
       }
       const inst = this.parseInstructionStatement(fs, bb);
@@ -1722,24 +1755,31 @@ class Parser {
     const inst = this.parseInstruction(bb);
     inst.srcOffset = resultLoc;
     // metadata attachments: , !name !N
-    let md: string | null = null;
+    let md: MDAttachment[] | null = null;
     while (lx.tk() === Tok.Comma) {
       if (!lx.nextIsMetadataName()) break;
       lx.next();
-      const s = lx.start;
-      const isDbg = lx.text === 'dbg';
-      lx.next();
-      this.skipMetadataValue();
-      if (!isDbg) md = (md ?? '') + ', ' + lx.slice(s, lx.prevEnd).trim();
+      const a = this.mdr.parseAttachment(false);
+      if (md === null) md = [a];
+      else md.push(a);
     }
     if (md !== null) inst.md = md;
     if (inst.op === Opcode.Call && inst.type === voidType) {
       const callee = inst.ops[0].value;
       if (callee.kind === ValueKind.Function && callee.name.startsWith('llvm.dbg.')) {
-        // a debug intrinsic: dropped (see the file comment)
+        // an old-style debug intrinsic: read as the debug record opt-19 prints for it
+        const r = dbgIntrinsicToRecord(inst, callee.name);
+        this.sawDbgIntrinsic = true;
         inst.dropAllReferences();
+        if (r === null) this.error(`malformed debug intrinsic call to '@${callee.name}'`, resultLoc);
+        if (this.pendingRecords === null) this.pendingRecords = [r];
+        else this.pendingRecords.push(r);
         return inst;
       }
+    }
+    if (this.pendingRecords !== null) {
+      inst.dbgRecords = this.pendingRecords;
+      this.pendingRecords = null;
     }
     bb.append(inst);
     const hasResult = inst.type !== voidType;
@@ -2317,15 +2357,9 @@ class Parser {
   }
 
   private parseMetadataArg(): Value {
-    const lx = this.lx;
-    const s = lx.start;
-    if (lx.tk() === Tok.MetadataID || lx.tk() === Tok.Exclaim || lx.tk() === Tok.MetadataVar) this.skipMetadataValue();
-    else {
-      // metadata wrapping a value: `metadata i32 %x`
-      const t = this.parseType();
-      this.parseValue(t);
-    }
-    return new MetadataValue(metadataType, lx.slice(s, lx.prevEnd).trim());
+    // `metadata !5`, `metadata !{}`, `metadata !"s"`, `metadata !DIExpression()`, or a value: `metadata i32 %x`
+    const md = this.mdr.parseMetadata(true);
+    return new MetadataValue(metadataType, '', md);
   }
 }
 
@@ -2387,3 +2421,30 @@ function stripWords(prefix: string, attrs: string): string {
   return (prefix.slice(0, idx) + prefix.slice(idx + attrs.length)).replace(/\s+/g, ' ').trim();
 }
 
+
+/**
+ * The debug record a call to `llvm.dbg.declare/value/assign/label` stands for (LLVM 19
+ * reads the old form and prints records), or null when the operands do not fit.
+ */
+function dbgIntrinsicToRecord(call: Instruction, name: string): DbgRecord | null {
+  const kind = name.slice('llvm.dbg.'.length) as DbgRecordKind;
+  const loc = getAttachment(call.md, 'dbg');
+  if (loc === null) return null;
+  const ops: MDOperand[] = [];
+  for (let k = 1; k < call.ops.length; k++) {
+    const v = call.ops[k].value;
+    if (v.kind !== ValueKind.Metadata) return null;
+    const md = (v as MetadataValue).md;
+    if (md === null) return null;
+    ops.push(md);
+  }
+  const want = kind === 'label' ? 1 : kind === 'assign' ? 6 : kind === 'value' || kind === 'declare' ? 3 : -1;
+  if (ops.length !== want) return null;
+  for (let k = 1; k < ops.length; k++) {
+    const o = ops[k];
+    if (k === 4) continue;
+    if (o === null || typeof o === 'string' || o.mdKind !== MDKind.Node) return null;
+  }
+  if (kind === 'label' && (ops[0] === null || typeof ops[0] === 'string' || ops[0].mdKind !== MDKind.Node)) return null;
+  return new DbgRecord(kind, ops, loc as MDNode);
+}

@@ -27,6 +27,8 @@ import { Value, ValueKind } from '../ir/value.js';
 import { formatFloatLiteral } from './float-format.js';
 import { FunctionSlots, moduleSlots } from './slots.js';
 import { TextBuffer } from './text-buffer.js';
+import { MetadataNumberingMismatch, MetadataPrinter, MetadataSlots } from './metadata-printer.js';
+import type { MDNode } from '../ir/metadata.js';
 
 export interface PrintOptions {
   /** Print `; preds = …` comments on block labels (default true, as opt does). */
@@ -36,6 +38,12 @@ export interface PrintOptions {
    * may since have been deleted): the module printer puts this text in their place.
    */
   printed?: ReadonlyMap<Function, string | Uint8Array>;
+  /**
+   * Streaming: functions print metadata references as the `!N` of the text, and the ids
+   * each one reached are recorded here; the module printer, given the same map with
+   * `printed`, checks that LLVM's numbering agrees (else MetadataNumberingMismatch).
+   */
+  mdRoots?: Map<Function, number[]>;
 }
 
 const decoder = new TextDecoder();
@@ -84,6 +92,8 @@ export function functionPrinter(m: Module, opts: PrintOptions = {}): (fn: Functi
   return (fn) => p.function(fn);
 }
 
+export { MetadataNumberingMismatch };
+
 /** `functionPrinter`, giving each function's text as UTF-8 bytes (for `printModuleBytes`). */
 export function functionBytePrinter(m: Module, opts: PrintOptions = {}): (fn: Function) => Uint8Array {
   const p = new Printer(m, opts);
@@ -129,6 +139,27 @@ class Printer {
     this.globalSlots = m === null ? new Map() : moduleSlots(m);
     this.predComments = opts.predComments ?? true;
     this.printed = opts.printed ?? null;
+    this.mdRoots = opts.mdRoots ?? null;
+    this.mdSlots.inputIds = this.mdRoots !== null && this.printed === null;
+    this.mdp = new MetadataPrinter(this.mdSlots, (v) => this.mdTyped(v));
+  }
+
+  private readonly mdSlots = new MetadataSlots();
+  private readonly mdp: MetadataPrinter;
+  private readonly mdRoots: Map<Function, number[]> | null;
+
+  /** A value inside metadata (`i32 %x`); one no longer in this function prints as poison, as LLVM's kill location. */
+  private mdTyped(v: Value): string {
+    if (v.kind === ValueKind.Instruction || v.kind === ValueKind.Argument) {
+      // erased, or of another function (a pass moved the code and dropped the value)
+      if ((v.kind === ValueKind.Instruction && (v as Instruction).parent === null) || this.slots === null || this.slots.slotOf(v) === -2) return `${v.type} poison`;
+    }
+    return this.typedOperand(v);
+  }
+
+  /** The text of a metadata call argument, after `metadata `. */
+  private mdText(v: MetadataValue): string {
+    return v.md !== null ? this.mdp.operand(v.md) : v.text;
   }
 
   setFunction(fn: Function): void {
@@ -164,21 +195,42 @@ class Printer {
       out.push('');
       for (const a of m.aliases) out.push(this.alias(a));
     }
+    // LLVM numbers named metadata before the functions' metadata
+    for (const nm of m.namedMetadata) for (const n of nm.ops) this.mdSlots.number(n);
     const printed = this.printed;
+    const byInputId = printed !== null && this.mdRoots !== null ? inputIdTable(m) : null;
     for (const f of m.functions) {
       out.push('');
-      out.push(printed?.get(f) ?? this.function(f));
+      const text = printed?.get(f);
+      if (text !== undefined && byInputId !== null) this.replayRoots(this.mdRoots!.get(f), byInputId);
+      out.push(text ?? this.function(f));
     }
     if (m.attributeGroups.size > 0) {
       out.push('');
       const ids = [...m.attributeGroups.keys()].sort((a, b) => a - b);
       for (const id of ids) out.push(`attributes #${id} = { ${m.attributeGroups.get(id)} }`);
     }
-    if (m.metadata.length > 0) {
+    if (m.namedMetadata.length > 0) {
       out.push('');
-      for (const md of m.metadata) out.push(md);
+      for (const nm of m.namedMetadata) out.push(`!${quoteMetadataName(nm.name)} = !{${nm.ops.map((n) => this.mdSlots.ref(n, this.mdp)).join(', ')}}`);
+    }
+    const list = this.mdSlots.list;
+    if (list.length > 0) {
+      out.push('');
+      this.slots = null;
+      // printing a body never numbers more nodes: numbering reached all its operands
+      for (let k = 0; k < list.length; k++) out.push(`!${k} = ${this.mdp.body(list[k])}`);
     }
     return out;
+  }
+
+  /** Numbers what a streamed function reached, checking that its printed `!N` are LLVM's numbers. */
+  private replayRoots(roots: number[] | undefined, byInputId: Map<number, MDNode>): void {
+    if (roots === undefined) return;
+    for (const id of roots) {
+      const n = byInputId.get(id);
+      if (n === undefined || this.mdSlots.number(n) !== id) throw new MetadataNumberingMismatch(`!${id} is not numbered as LLVM numbers it`);
+    }
   }
 
   private globalName(v: Value): string {
@@ -204,7 +256,7 @@ class Printer {
     if (g.initializer !== null) s += ' ' + this.constant(g.initializer);
     s += g.attrs.suffix;
     if (g.align > 0) s += `, align ${g.align}`;
-    s += g.md;
+    if (g.md !== null) s += this.mdp.attachments(g.md, ', ');
     return s;
   }
 
@@ -235,6 +287,7 @@ class Printer {
     const decl = fn.isDeclaration();
     this.slots = decl ? null : new FunctionSlots(fn);
     let h = decl ? 'declare' : 'define';
+    if (decl && fn.md !== null) h += this.mdp.attachments(fn.md, ' ');
     if (fn.attrs.linkage !== '') h += ' ' + fn.attrs.linkage;
     if (fn.attrs.prefix !== '') h += ' ' + fn.attrs.prefix;
     if (fn.retAttrs !== '') h += ' ' + fn.retAttrs;
@@ -249,20 +302,34 @@ class Printer {
     if (fn.fnType.vararg) ps.push('...');
     h += ps.join(', ') + ')';
     if (fn.attrs.suffix !== '') h += ' ' + fn.attrs.suffix;
+    const roots = this.mdSlots.inputIds ? (this.mdSlots.roots = []) : null;
+    if (!decl && fn.md !== null) h += this.mdp.attachments(fn.md, ' ');
     const w = this.w;
     w.str(h);
-    if (decl) return;
+    if (decl) {
+      if (roots !== null) this.mdRoots!.set(fn, roots);
+      return;
+    }
     w.str(' {');
     for (let b = fn.firstBlock; b !== null; b = b.next) {
       if (b !== fn.firstBlock || b.name !== '' || b.hasUses()) this.writeBlockHeader(b, b === fn.firstBlock);
       for (let i = b.first; i !== null; i = i.next) {
+        if (i.dbgRecords !== null) this.writeRecords(i);
         w.str('\n  ');
         this.writeInstruction(i);
-        if (i.md !== null) w.str(i.md);
+        if (i.md !== null) w.str(this.mdp.attachments(i.md, ', '));
       }
     }
     w.str('\n}');
     this.slots = null;
+    if (roots !== null) this.mdRoots!.set(fn, roots);
+  }
+
+  private writeRecords(i: Instruction): void {
+    for (const r of i.dbgRecords!) {
+      this.w.str('\n    ');
+      this.w.str(this.mdp.record(r));
+    }
   }
 
   private writeBlockHeader(b: BasicBlock, isEntry: boolean): void {
@@ -308,7 +375,7 @@ class Printer {
   }
 
   typedOperand(v: Value): string {
-    if (v.kind === ValueKind.Metadata) return 'metadata ' + (v as MetadataValue).text;
+    if (v.kind === ValueKind.Metadata) return 'metadata ' + this.mdText(v as MetadataValue);
     return `${v.type} ${this.operand(v)}`;
   }
 
@@ -350,7 +417,7 @@ class Printer {
         return `blockaddress(${this.operand(ba.fn)}, %${localIdent(n)})`;
       }
       case ValueKind.Metadata:
-        return (c as MetadataValue).text;
+        return this.mdText(c as MetadataValue);
       case ValueKind.InlineAsm:
         return (c as InlineAsmValue).text;
       case ValueKind.Function:
@@ -401,7 +468,7 @@ class Printer {
   private nestedPieces(c: Constant): (string | Constant)[] {
     const out: (string | Constant)[] = [];
     const typed = (o: Constant): void => {
-      if (o.kind === ValueKind.Metadata) out.push('metadata ' + (o as MetadataValue).text);
+      if (o.kind === ValueKind.Metadata) out.push('metadata ' + this.mdText(o as MetadataValue));
       else out.push(`${o.type} `, o);
     };
     const list = (ops: readonly Constant[]): void => {
@@ -465,7 +532,7 @@ class Printer {
     const w = this.w;
     if (v.kind === ValueKind.Metadata) {
       w.str('metadata ');
-      w.str((v as MetadataValue).text);
+      w.str(this.mdText(v as MetadataValue));
       return;
     }
     w.str(v.type.toString());
@@ -761,7 +828,7 @@ class Printer {
         w.str(attrs);
       }
       w.char(32);
-      if (metadata) w.str((v as MetadataValue).text);
+      if (metadata) w.str(this.mdText(v as MetadataValue));
       else this.writeOperand(v);
     }
     w.char(41); // ')'
@@ -874,4 +941,22 @@ function nameLateBlockAddressTargets(m: Module): void {
     }
     if (!f.isDeclaration()) defined.add(f);
   }
+}
+
+/** `!name` as LLVM prints a named metadata's name (escaping what is not an identifier character). */
+function quoteMetadataName(name: string): string {
+  let out = '';
+  for (let k = 0; k < name.length; k++) {
+    const c = name.charCodeAt(k);
+    const ok = (c >= 48 && c <= 57 && k > 0) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 36 || c === 46 || c === 95 || c === 45;
+    out += ok ? name[k] : '\\' + c.toString(16).toUpperCase().padStart(2, '0');
+  }
+  return out;
+}
+
+/** Numbered nodes of a module by the `!N` they had in the text. */
+function inputIdTable(m: Module): Map<number, MDNode> {
+  const t = new Map<number, MDNode>();
+  for (const n of m.mdNodes ?? []) t.set(n.inputId, n);
+  return t;
 }

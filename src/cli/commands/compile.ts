@@ -51,6 +51,7 @@ interface CompileFlags extends SysYFlags {
   mem2reg?: boolean;
   emit?: string;
   stats?: boolean;
+  g?: boolean;
 }
 
 export function register(program: Command): void {
@@ -61,7 +62,8 @@ export function register(program: Command): void {
     .option('-o, --output <file>', "output file ('-' for stdout)", '-')
     .addOption(new Option('--emit <what>', 'what to write: ll (LLVM IR) or ast (the annotated syntax tree)').choices(['ll', 'ast']).default('ll'))
     .option('--stats', 'print what IR generation did (phis created/removed, values folded, CSE hits) to stderr')
-    .option('--mem2reg', 'with --ssa=alloca: promote the allocas with mem2reg and run no other pass');
+    .option('--mem2reg', 'with --ssa=alloca: promote the allocas with mem2reg and run no other pass')
+    .option('-g', 'debug info: DICompileUnit, DISubprogram per function, DILocation per statement (as clang -g)');
   addSysYOptions(cmd).action((file: string, flags: CompileFlags) => {
     const text = readInput(file);
     const name = file === '-' ? '<stdin>' : file;
@@ -74,6 +76,7 @@ export function register(program: Command): void {
     }
     const opts = sysyCompileOptions(flags);
     if (flags.mem2reg) opts.mem2reg = true;
+    if (flags.g) opts.debugInfo = true;
     const m = compileSysYOrThrow(text, name, opts, (s) => {
       if (flags.stats) {
         writeStderr(

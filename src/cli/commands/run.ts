@@ -39,7 +39,7 @@ export function register(program: Command): void {
   addSysYOptions(cmd).action(async (file: string, args: string[], flags: RunFlags) => {
       const text = readInput(file);
       loadedSources.set(file, text);
-      const m = file.endsWith('.sy') ? compileSysYOrThrow(text, file, sysyCompileOptions(flags)) : parseModule(text, file);
+      const m = file.endsWith('.sy') ? compileSysYOrThrow(text, file, { ...sysyCompileOptions(flags), debugInfo: true }) : parseModule(text, file);
       // as lli does: a broken module is refused before it runs (the interpreter trusts the IR)
       if (!file.endsWith('.sy')) reportProblems(verifyModule(m), 'input');
       try {

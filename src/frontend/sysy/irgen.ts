@@ -33,6 +33,11 @@
  */
 import { BasicBlock } from '../../ir/basic-block.js';
 import { IRBuilder } from '../../ir/builder.js';
+import type { MDNode } from '../../ir/metadata.js';
+import { SysYDebugInfo } from './debug-info.js';
+
+/** Tasks whose position starts a new line-table row under `-g`. */
+const STATEMENT_OR_CALL = new Set(['DeclStmt', 'Assign', 'ExprStmt', 'If', 'While', 'Break', 'Continue', 'Return', 'Call']);
 import { Constant, ConstantFP, ConstantInt, ConstantString } from '../../ir/constants.js';
 import { Function, GlobalVariable } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
@@ -77,6 +82,12 @@ export interface IRGenOptions {
    * (default 200). Tests set 0 to run every expression through the explicit-stack walk.
    */
   recursionLimit?: number;
+  /**
+   * Debug info (`-g`): a DICompileUnit for the file, a DISubprogram per function and a
+   * DILocation (line and column of the statement, or of the call) on every instruction
+   * generated, as clang -g gives C (default false). See sysy-debug-info.ts.
+   */
+  debugInfo?: boolean;
 }
 
 export interface IRGenStats {
@@ -139,7 +150,11 @@ class ModuleGen {
     m.sourceFilename = name;
     m.dataLayout = X86_64_DATA_LAYOUT;
     m.triple = X86_64_TRIPLE;
+    this.debug = opts.debugInfo ? new SysYDebugInfo(m, program.source) : null;
   }
+
+  /** Debug info being made (`debugInfo`), or null. */
+  readonly debug: SysYDebugInfo | null;
 
   run(): void {
     const p = this.program;
@@ -356,6 +371,7 @@ class FunctionGen implements VarHost {
       this.values = mg.fold ? new FoldingValues(this.b, mg.cseTable) : new PlainValues(this.b);
     }
     this.vars.seal(this.entry);
+    if (mg.debug !== null) this.sp = mg.debug.subprogram(fn, decl.name, decl.pos);
     // the CSE table is shared with the previous function: forget its last block
     this.values.startBlock(this.entry);
   }
@@ -589,7 +605,12 @@ class FunctionGen implements VarHost {
     }
   }
 
+  /** The function's DISubprogram with `debugInfo`, else null. */
+  private sp: MDNode | null = null;
+
   private visit(t: Task): Gen {
+    // -g: instructions of a statement (and of a call inside it) get its line and column
+    if (this.sp !== null && STATEMENT_OR_CALL.has(t.kind)) this.b.debugLoc = this.mg.debug!.location(this.sp, (t as { pos: number }).pos);
     switch (t.kind) {
       case 'Cond':
         return this.genCond(t);

@@ -17,6 +17,7 @@
  * allocas to the caller's entry block. Internal/private functions left without uses (none in
  * instructions, global initializers or aliases) are deleted afterwards.
  */
+import { type DbgRecord, type MDNode, getAttachment, inlinedLocation, distinctLocation, remapRecord, withAttachment } from '../../ir/metadata.js';
 import { BasicBlock } from '../../ir/basic-block.js';
 import { ConstantAggregate, ConstantExpr, ConstantInt, PoisonValue } from '../../ir/constants.js';
 import { functionAttributeText, isTriviallyDead } from '../../ir/effects.js';
@@ -125,19 +126,29 @@ export function inlineCall(call: Instruction): Instruction[] {
   }
   const clones: Instruction[] = [];
   const newBlocks: BasicBlock[] = [];
+  const callLoc = getAttachment(call.md, 'dbg');
+  const callSite = callLoc === null ? null : distinctLocation(callLoc);
+  const inlinedLocs = new Map<MDNode, MDNode>();
+  const recordClones: DbgRecord[] = [];
   for (let b = callee.firstBlock; b !== null; b = b.next) {
     const nb = new BasicBlock(b.name === '' ? '' : b.name + '.i');
     caller.insertBlockBefore(nb, cont);
     map.set(b, nb);
     newBlocks.push(nb);
     for (let i = b.first; i !== null; i = i.next) {
-      // debug records describe the callee's frame: without inlinedAt chains they would be invalid here
-      if (i.op === Opcode.Call && i.calledFunction()?.name.startsWith('llvm.dbg.')) continue;
       const c = i.clone();
       if (c.name !== '') c.name += '.i';
-      if (c.md !== null) {
-        const md = c.md.replace(/,\s*!dbg\s+!\d+/g, '');
-        c.md = md === '' ? null : md;
+      // LLVM's fixupLineNumbers: the callee's locations get the call site as inlinedAt; its
+      // debug records come along (their values are remapped below)
+      const dl = getAttachment(c.md, 'dbg');
+      if (dl !== null) c.md = withAttachment(c.md, 'dbg', callSite !== null ? inlinedLocation(dl, callSite, inlinedLocs) : null);
+      if (i.dbgRecords !== null && callSite !== null) {
+        c.dbgRecords = i.dbgRecords.map((r) => {
+          const nr = r.clone();
+          nr.loc = inlinedLocation(r.loc, callSite, inlinedLocs);
+          recordClones.push(nr);
+          return nr;
+        });
       }
       map.set(i, c);
       nb.append(c);
@@ -146,6 +157,7 @@ export function inlineCall(call: Instruction): Instruction[] {
   }
   const rets: Instruction[] = [];
   const calls: Instruction[] = [];
+  for (const r of recordClones) remapRecord(r, map);
   for (const c of clones) {
     for (let k = 0; k < c.numOperands; k++) {
       const m = map.get(c.operand(k));

@@ -21,6 +21,7 @@
  *
  * Hoisting and sinking never change the CFG; LoopSimplify might.
  */
+import { dropLocation, dropUBImplyingMetadata, getAttachment } from '../../ir/metadata.js';
 import { BasicBlock } from '../../ir/basic-block.js';
 import type { ConstantInt } from '../../ir/constants.js';
 import { callMemoryEffect, callWillReturn, isMarkerIntrinsicName, isSafeToSpeculate, mayHaveSideEffects, mayReadMemory, mayWriteMemory } from '../../ir/effects.js';
@@ -181,6 +182,11 @@ class LICM {
         const next = i.next;
         if (this.canHoist(l, i, mem, () => (g ??= guaranteed(b)))) {
           i.moveBefore(phTerm);
+          // LLVM's hoist(): metadata that would make a speculated execution UB goes, and the location
+          if (i.md !== null) {
+            if (!(g ??= guaranteed(b))) dropUBImplyingMetadata(i);
+            dropLocation(i, i.op === Opcode.Call, getAttachment(i.function!.md, 'dbg'));
+          }
           this.stats.hoisted++;
           if (i.op === Opcode.Load) this.stats.hoistedLoads++;
         }

@@ -17,6 +17,7 @@
  * to a block has two equal entries), so each removed edge removes exactly one entry; no
  * instruction with side effects is executed on a path where it was not before.
  */
+import { dropLocation, dropUBImplyingMetadata, getAttachment } from '../../ir/metadata.js';
 import { BasicBlock } from '../../ir/basic-block.js';
 import { ConstantInt } from '../../ir/constants.js';
 import { isSafeToSpeculate } from '../../ir/effects.js';
@@ -283,6 +284,11 @@ class SimplifyCFG {
       for (let i = arm.first; i !== null && i !== arm.last; ) {
         const next = i.next;
         i.moveBefore(br);
+        // speculated: as LLVM's SpeculativelyExecuteBB, no UB-implying metadata and no location
+        if (i.md !== null) {
+          dropUBImplyingMetadata(i);
+          dropLocation(i, i.op === Opcode.Call, getAttachment(i.function!.md, 'dbg'));
+        }
         i = next;
       }
     }

@@ -42,6 +42,7 @@ import { functionSlots, type FunctionSlots } from '../../text/slots.js';
 import { IDFCalculator, type Frontiers } from '../../analysis/idf.js';
 import { grow, growU8, renameAlongDominatorTree, scratch } from './promote-rename.js';
 import { simplifyPhisLikeLLVM } from './phi-simplify.js';
+import { convertDeclaresAtStores, type DeclareMap, valuesAtPhi } from './debug-info.js';
 import { addPoisonForUnreachablePredecessors, deleteAccess, emptyPromoteStats, removeIntrinsicUsers, type PromoteStats } from './promote-memory.js';
 
 export interface PromoteOptions {
@@ -92,7 +93,10 @@ function guaranteedNotPoison(v: Value): boolean {
 export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonly Instruction[], opts: PromoteOptions = {}, stats: PromoteStats = emptyPromoteStats()): Instruction[] {
   const cfg = dt.cfg;
   if (cfg === null || cfg.fn !== fn) throw new Error('promoteAllocas: the dominator tree is not of this function');
+  // debug info: a #dbg_declare of an alloca becomes #dbg_value at its stores and phis (LLVM's way)
+  const declares = convertDeclaresAtStores(fn, allocas);
   const p = new AllocaPromotion(fn, dt, cfg, opts, stats);
+  p.declares = declares;
   if (!p.removeDeadAllocas(allocas)) return [];
   p.collectAccesses();
   p.markBase = scratch.takeMarks(p.V + 1, cfg.n);
@@ -102,6 +106,8 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
 
 /** One run of promoteAllocas: its variables, their accesses (in `scratch`) and its trace. */
 class AllocaPromotion {
+  /** Debug info: the #dbg_declare records of the allocas, turned into #dbg_values (see debug-info.ts). */
+  declares: DeclareMap | null = null;
   readonly trace: ((line: string) => void) | null;
   private readonly slots: FunctionSlots | null;
   /** The allocas with uses, by variable number. */
@@ -480,6 +486,7 @@ class AllocaPromotion {
       phi.blocks = [];
       phi.name = `${ai.name}.${version++}`;
       bb.prepend(phi);
+      valuesAtPhi(this.declares, ai, phi);
       if (this.phiOwner !== null) this.phiOwner.set(phi, this.names[v]);
       this.newPhis.push(phi);
       this.newPhiVar.push(v);
