@@ -8,13 +8,24 @@
  *       induction variables with widening, loops computed at compile time, fill/copy loops
  *       to memset/memcpy, complete and partial unrolling of constant-trip loops) and
  *       partial redundancy elimination, iterated while they keep finding work.
+ *
+ * opt's other levels, mapped openly (`ssakit opt -O3 --print-pipeline-passes` shows each):
+ *   O3: O2's pipeline. opt-19's -O3 differs from its -O2 by passes ssakit does not have
+ *       (callsite-splitting, argpromotion, non-trivial loop unswitching, chr) and a higher
+ *       inline threshold (250 against 225); none of ssakit's passes has an O3 setting.
+ *   Os: O2 with the inliner's threshold scaled as opt-19 scales its own for -Os (75 against
+ *       225: our 60 becomes 20). opt-19's -Os pipeline is its -O2 one less two passes ssakit
+ *       does not have (openmp-opt-cgscc, libcalls-shrinkwrap).
+ *   Oz: Os with opt-19's -Oz inline threshold (25 against 225: 7) and loop rotation without
+ *       header duplication (opt-19's `loop-rotate<no-header-duplication>`: header-size=0).
  */
 import { registerPipeline } from '../pm/registry.js';
 
-export const PIPELINES: Record<string, string> = {
-  O0: '',
-  O1: 'mem2reg,instsimplify,sccp,simplifycfg,early-cse,adce,simplifycfg',
-  O2: [
+/** The O2 pipeline, with the inliner's and loop rotation's parameters for Os and Oz. */
+function o2(o: { inline?: string; rotate?: string } = {}): string {
+  const inline = o.inline ?? 'inline';
+  const rotate = o.rotate ?? 'loop-rotate';
+  return [
     // build SSA; sroa splits the struct and constant-indexed array locals mem2reg cannot promote (LLVM's early SROA)
     'mem2reg,sroa',
     // constants across calls: arguments, return values, internal globals that keep their initializer (LLVM: IPSCCP first)
@@ -26,7 +37,7 @@ export const PIPELINES: Record<string, string> = {
     // callee attributes before the callers are simplified (LLVM runs PostOrderFunctionAttrs in the inliner's SCC walk)
     'function-attrs',
     // bottom-up inlining over the call graph
-    'inline',
+    inline,
     // after inlining (LLVM: after the CGSCC walk): parameters and results the remaining calls do not use
     'deadargelim',
     // (LLVM: globalopt, globaldce after deadargelim) globals now used by main alone become locals,
@@ -48,7 +59,7 @@ export const PIPELINES: Record<string, string> = {
         // a phi entry decided by the branch on its edge (LLVM: CorrelatedValuePropagation after JumpThreading)
         'correlated-propagation',
         'simplifycfg', 'tailcallelim',
-        'loop-simplify', 'loop-rotate', 'licm', 'indvars', 'loop-deletion', 'loop-idiom', 'loop-unroll',
+        'loop-simplify', rotate, 'licm', 'indvars', 'loop-deletion', 'loop-idiom', 'loop-unroll',
         // sroa again after unrolling: array indices became constants (LLVM: SROA after full unroll)
         'sroa',
         'gvn',
@@ -57,13 +68,22 @@ export const PIPELINES: Record<string, string> = {
         'instcombine', 'adce', 'simplifycfg', 'dce',
         // calls made direct above (a function pointer stored into an object and loaded back,
         // forwarded by gvn) are inlined in the next round, as LLVM's CGSCC inliner revisits
-        'inline',
+        inline,
       ].join(',') +
       ')',
     // partial redundancy elimination once at the end (lazy code motion; in SSA after GVN it
     // finds little, and it is the most expensive pass per run), then dead code
     'pre,dce',
-  ].join(','),
+  ].join(',');
+}
+
+export const PIPELINES: Record<string, string> = {
+  O0: '',
+  O1: 'mem2reg,instsimplify,sccp,simplifycfg,early-cse,adce,simplifycfg',
+  O2: o2(),
+  O3: o2(),
+  Os: o2({ inline: 'inline<threshold=20>' }),
+  Oz: o2({ inline: 'inline<threshold=7>', rotate: 'loop-rotate<header-size=0>' }),
 };
 
 export function registerStandardPipelines(): void {

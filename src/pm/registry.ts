@@ -4,6 +4,7 @@
  * brackets (`simplifycfg<no-select>`, `repeat<3>(instsimplify,dce)`), and `default<O2>` /
  * `O1` / `O2` for the standard pipelines of pipelines.ts.
  */
+import { didYouMean } from '../util/suggest.js';
 import type { Pass } from './pass.js';
 import type { PipelineNode } from './pass-manager.js';
 
@@ -153,8 +154,8 @@ class PipelineParser {
     }
     const info = registry.get(name);
     if (info === undefined) {
-      throw new PipelineError(`unknown pass name '${name}' (run 'ssakit opt --list-passes' for the list)`);
+      throw new PipelineError(`unknown pass name '${name}'${didYouMean(name, registry.keys())} (run 'ssakit opt --print-passes' for the list)`);
     }
-    return [{ pass: info.create(params) }];
+    return [{ pass: info.create(params), spec: params === '' ? name : `${name}<${params}>` }];
   }
 }
