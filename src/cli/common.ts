@@ -25,6 +25,25 @@ export function readInput(file: string): string {
   }
 }
 
+/**
+ * Refuses a source file of a language ssakit does not compile, by its extension, with what to
+ * do instead (the IR reader would otherwise report its first character as unexpected).
+ * `sysy`: whether the command compiles SysY itself (`run`); the IR commands point to `compile`.
+ */
+export function rejectSourceLanguage(file: string, sysy = false): void {
+  const ext = /\.([A-Za-z+]+)$/.exec(file)?.[1];
+  if (ext === undefined) return;
+  const stem = file.slice(0, file.length - ext.length - 1);
+  if (ext === 'c' || ext === 'i') {
+    throw new CliError(`ssakit: error: ${file}: C is not accepted: compile it with clang-19 -S -emit-llvm ${file} -o ${stem}.ll (add -O0 -Xclang -disable-O0-optnone to optimize it with ssakit), then give ssakit the .ll file`);
+  }
+  if (['cc', 'cpp', 'cxx', 'C', 'c++', 'ii'].includes(ext)) {
+    throw new CliError(`ssakit: error: ${file}: C++ is not accepted: compile it with clang++-19 -S -emit-llvm ${file} -o ${stem}.ll, then give ssakit the .ll file`);
+  }
+  if (ext === 'bc') throw new CliError(`ssakit: error: ${file}: LLVM bitcode is not accepted, only textual IR: convert it with llvm-dis-19 ${file} -o ${stem}.ll`);
+  if (ext === 'sy' && !sysy) throw new CliError(`ssakit: error: ${file}: SysY source: compile it first with 'ssakit compile ${file} -o ${stem}.ll' (or run it with 'ssakit run ${file}')`);
+}
+
 /** The size in bytes of an input file; 0 for stdin or when it cannot be known (readInput reports why). */
 export function inputSize(file: string): number {
   if (file === '-') return 0;
@@ -102,7 +121,14 @@ export const loadedSources = new Map<string, string>();
 export function runCli(build: () => Command, argv: string[]): Promise<void> {
   const program = build();
   program.exitOverride();
-  program.configureOutput({ writeErr: (s) => writeStderr(s), writeOut: (s) => writeStdout(s) });
+  const output = {
+    writeErr: (s: string) => writeStderr(s),
+    writeOut: (s: string) => writeStdout(s),
+    // commander's usage errors ("error: unknown option …") in our form: ssakit: error: …
+    outputError: (s: string, write: (s: string) => void) => write(s.replace(/^error: /, 'ssakit: error: ')),
+  };
+  // each subcommand copied its parent's settings when it was added: configure them all
+  for (const c of [program, ...program.commands]) c.configureOutput(output);
   return Promise.resolve()
     .then(() => program.parseAsync(argv))
     .then(
