@@ -5,6 +5,7 @@
  *   -print-before=P / -print-after=P / -print-before-all / -print-after-all
  *       `; *** IR Dump After P on f ***` and the function (or `on [module]` and the module)
  *   -filter-print-funcs=F  only those functions' dumps (all of the above and print-changed)
+ *   -filter-passes=P       print-changed reports only those passes (`… filtered out` for others)
  *   -print-module-scope    the whole module in every dump
  *   --print-changed[=quiet|diff|diff-quiet|cdiff|cdiff-quiet]
  *       `*** IR Dump At Start ***`, then after each pass the IR it changed (or, in the diff
@@ -39,6 +40,8 @@ export interface PrintOptions {
   printChanged?: boolean | PrintChangedMode;
   /** Only these functions are printed (by name, without `@`). */
   filterPrintFuncs?: readonly string[];
+  /** Pass names whose changes --print-changed reports (the others are `filtered out`). */
+  filterPasses?: readonly string[];
   /** Print the whole module, not just the function, in every dump. */
   printModuleScope?: boolean;
   /** opt's -debug-pass-manager. */
@@ -91,6 +94,7 @@ export class StandardInstrumentations {
   private readonly before: Set<string> | null;
   private readonly after: Set<string> | null;
   private readonly funcs: Set<string> | null;
+  private readonly passes: Set<string> | null;
   private readonly changed: PrintChangedMode | null;
   private started = false;
   /** Hooks for the analysis managers, or null when -debug-pass-manager is off. */
@@ -105,6 +109,7 @@ export class StandardInstrumentations {
     this.before = o.printBefore?.length ? new Set(o.printBefore) : null;
     this.after = o.printAfter?.length ? new Set(o.printAfter) : null;
     this.funcs = o.filterPrintFuncs?.length ? new Set(o.filterPrintFuncs) : null;
+    this.passes = o.filterPasses?.length ? new Set(o.filterPasses) : null;
     this.changed = o.printChanged === true ? 'changed' : o.printChanged || null;
     this.analyses = o.debugPassManager
       ? {
@@ -162,8 +167,12 @@ export class StandardInstrumentations {
     if (this.changed === null) return;
     const before = this.texts.pop() ?? null;
     if (before === null) return;
-    const now = changed ? this.text(m, fn) : before;
     const quiet = this.changed.endsWith('quiet');
+    if (this.passes !== null && !this.passes.has(pass)) {
+      if (!quiet) this.log(`*** IR Dump After ${pass} on ${unitName(fn)} filtered out ***\n`);
+      return;
+    }
+    const now = changed ? this.text(m, fn) : before;
     if (now === before) {
       if (!quiet) this.log(`*** IR Dump After ${pass} on ${unitName(fn)} omitted because no change ***\n`);
       return;

@@ -204,6 +204,16 @@ describe.skipIf(!HAS_OPT)('--print-changed: as opt-19 prints it', () => {
     });
   }
 
+  for (const mode of ['', '=quiet', '=diff']) {
+    it(`--print-changed${mode} -filter-passes=instsimplify: the other passes are filtered out`, () => {
+      const ours = ssakit(['opt', '-passes=mem2reg,instsimplify', `--print-changed${mode}`, '-filter-passes=instsimplify', 't.ll', '-disable-output']);
+      const theirs = opt(['-passes=mem2reg,instsimplify', `--print-changed${mode}`, '-filter-passes=instsimplify', 't.ll', '-disable-output']);
+      expect(ours.status, ours.stderr).toBe(0);
+      if (mode !== '=quiet') expect(ours.stderr).toMatch(/^\*\*\* IR Dump After mem2reg on f filtered out \*\*\*$/m);
+      expectSameDumps(ours.stderr, theirs.stderr, (a, b) => (mode === '=diff' && a.unit !== '' ? expect(changedLines(a.body)).toEqual(changedLines(b.body)) : sameText(a, b)));
+    });
+  }
+
   for (const mode of ['diff', 'diff-quiet', 'cdiff', 'cdiff-quiet']) {
     it(`--print-changed=${mode}: standard unified hunks that remove and add the lines opt-19's diff does`, () => {
       const ours = ssakit(['opt', '-passes=mem2reg,instsimplify,globaldce', `--print-changed=${mode}`, 't.ll', '-disable-output']);
@@ -442,7 +452,7 @@ describe('errors a user meets first', () => {
 
 it('--help lists the new flags and the levels', () => {
   const h = ssakit(['opt', '--help']).stdout;
-  for (const f of ['--print-pipeline-passes', '--print-passes', '--print-after <passes>', '--print-before <passes>', '--print-before-all', '--filter-print-funcs', '--print-changed [mode]', '--debug-pass-manager', '-Os']) {
+  for (const f of ['--print-pipeline-passes', '--print-passes', '--filter-passes', '--print-after <passes>', '--print-before <passes>', '--print-before-all', '--filter-print-funcs', '--print-changed [mode]', '--debug-pass-manager', '-Os']) {
     expect(h, f).toContain(f);
   }
   expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain('--print-pipeline-passes');

@@ -53,6 +53,7 @@ export function registerOpt(program: Command): void {
         ...PRINT_CHANGED_MODES,
       ]),
     )
+    .option('--filter-passes <passes>', '--print-changed reports only these passes (comma-separated; the others are "filtered out")', commaList)
     .option('--debug-pass-manager', 'print each pass and analysis as it runs, and each invalidated analysis (to stderr)')
     .option('--time-passes', 'print a table of time spent in each pass (to stderr)')
     .option('--stats', 'print the counters passes keep (to stderr)')
@@ -94,6 +95,7 @@ opt's single-dash spellings work too: -passes=mem2reg, -print-after=gvn, -debug-
       rejectSourceLanguage(file);
       const printAfter = checkPassNames(o.printAfter as string[] | undefined, '-print-after');
       const printBefore = checkPassNames(o.printBefore as string[] | undefined, '-print-before');
+      const filterPasses = checkPassNames(o.filterPasses as string[] | undefined, '-filter-passes');
       const opts: ParallelOptions = {
         threads: o.threads as number | undefined,
         pipeline,
@@ -110,6 +112,7 @@ opt's single-dash spellings work too: -passes=mem2reg, -print-after=gvn, -debug-
           printBefore,
           filterPrintFuncs: o.filterPrintFuncs as string[] | undefined,
           printModuleScope: Boolean(o.printModuleScope),
+          filterPasses,
           printChanged: o.printChanged === undefined ? false : o.printChanged === true ? 'changed' : (o.printChanged as PrintChangedMode),
           debugPassManager: Boolean(o.debugPassManager),
           timePasses: Boolean(o.timePasses),
