@@ -166,9 +166,9 @@ export class StandardInstrumentations {
     }
     if (this.changed === null) return;
     const before = this.texts.pop() ?? null;
-    if (before === null) return;
     const quiet = this.changed.endsWith('quiet');
-    if (this.passes !== null && !this.passes.has(pass)) {
+    // a function -filter-print-funcs leaves out, or a pass -filter-passes does
+    if (before === null || (this.passes !== null && !this.passes.has(pass))) {
       if (!quiet) this.log(`*** IR Dump After ${pass} on ${unitName(fn)} filtered out ***\n`);
       return;
     }

@@ -117,7 +117,7 @@ function dumps(log: string): Dump[] {
     if (b !== null) {
       let banner = line;
       for (const [cls, name] of Object.entries(CLASS)) banner = banner.replace(` ${cls} on `, ` ${name} on `);
-      const unit = / on (\S+)(?: omitted because no change)? \*\*\*$/.exec(banner)?.[1] ?? '';
+      const unit = / on (\S+)(?: omitted because no change| filtered out)? \*\*\*$/.exec(banner)?.[1] ?? '';
       out.push({ banner, unit, body: '' });
     } else if (out.length > 0 && !line.startsWith('; ModuleID')) out[out.length - 1].body += line + '\n';
   }
@@ -204,13 +204,19 @@ describe.skipIf(!HAS_OPT)('--print-changed: as opt-19 prints it', () => {
     });
   }
 
-  for (const mode of ['', '=quiet', '=diff']) {
-    it(`--print-changed${mode} -filter-passes=instsimplify: the other passes are filtered out`, () => {
-      const ours = ssakit(['opt', '-passes=mem2reg,instsimplify', `--print-changed${mode}`, '-filter-passes=instsimplify', 't.ll', '-disable-output']);
-      const theirs = opt(['-passes=mem2reg,instsimplify', `--print-changed${mode}`, '-filter-passes=instsimplify', 't.ll', '-disable-output']);
+  for (const [mode, filter] of [
+    ['', '-filter-passes=instsimplify'],
+    ['=quiet', '-filter-passes=instsimplify'],
+    ['=diff', '-filter-passes=instsimplify'],
+    ['', '-filter-print-funcs=g'],
+    ['=diff-quiet', '-filter-print-funcs=g'],
+  ]) {
+    it(`--print-changed${mode} ${filter}: the others are filtered out`, () => {
+      const ours = ssakit(['opt', '-passes=mem2reg,instsimplify', `--print-changed${mode}`, filter, 't.ll', '-disable-output']);
+      const theirs = opt(['-passes=mem2reg,instsimplify', `--print-changed${mode}`, filter, 't.ll', '-disable-output']);
       expect(ours.status, ours.stderr).toBe(0);
-      if (mode !== '=quiet') expect(ours.stderr).toMatch(/^\*\*\* IR Dump After mem2reg on f filtered out \*\*\*$/m);
-      expectSameDumps(ours.stderr, theirs.stderr, (a, b) => (mode === '=diff' && a.unit !== '' ? expect(changedLines(a.body)).toEqual(changedLines(b.body)) : sameText(a, b)));
+      if (!mode.endsWith('quiet')) expect(ours.stderr).toMatch(/^\*\*\* IR Dump After mem2reg on f filtered out \*\*\*$/m);
+      expectSameDumps(ours.stderr, theirs.stderr, (a, b) => (mode.includes('diff') && a.unit !== '' ? expect(changedLines(a.body)).toEqual(changedLines(b.body)) : sameText(a, b)));
     });
   }
 
