@@ -101,7 +101,15 @@ function writeBytesSync(fd: number, buf: Uint8Array): void {
 
 /** Formats any error for the user. Internal errors get one line, with a hint, not a trace. */
 export function describeError(e: unknown, sources?: Map<string, string>): string {
-  if (e instanceof SourceError) return e.format(sources?.get(e.file));
+  if (e instanceof SourceError) {
+    const text = sources?.get(e.file);
+    const msg = e.format(text);
+    // C read as IR (from stdin, or a file not named .c): say what the input is and what to do
+    if (text !== undefined && !e.file.endsWith('.sy') && looksLikeC(text)) {
+      return `${msg}\nssakit: note: this looks like C, and C is not accepted: compile it with clang-19 -S -emit-llvm, then give ssakit the .ll file`;
+    }
+    return msg;
+  }
   if (e instanceof CliError) return e.message;
   if (e instanceof RuntimeError) return `ssakit: runtime error: ${e.message}`;
   // user errors from the library, recognised by name to keep this file free of imports
@@ -113,6 +121,16 @@ export function describeError(e: unknown, sources?: Map<string, string>): string
   }
   const msg = e instanceof Error ? e.message : String(e);
   return `ssakit: internal error: ${msg}${process.env.SSAKIT_DEBUG ? '\n' + (e as Error).stack : ' (set SSAKIT_DEBUG=1 for a stack trace)'}`;
+}
+
+/**
+ * Whether a text that failed to parse as LLVM IR is C source: a preprocessor line, or a line
+ * that begins a C function definition (IR lines begin with `define`, `declare`, `@`, `%`, `;`,
+ * `!`, a label or a keyword, never with a C type followed by a name and a parenthesis).
+ */
+export function looksLikeC(text: string): boolean {
+  const head = text.slice(0, 20_000);
+  return /^\s*#\s*(include|define|ifn?def|pragma)\b/m.test(head) || /^(static\s+|inline\s+|const\s+|unsigned\s+|signed\s+)*(int|void|char|long|short|float|double|struct\s+\w+)[\s*]+\w+\s*\(/m.test(head);
 }
 
 /** Source texts read during this run, so errors can quote the offending line. */

@@ -448,6 +448,19 @@ describe('errors a user meets first', () => {
     }
   });
 
+  it('C on stdin, or in a file not named .c: the parse error says it looks like C and what to do', () => {
+    for (const cmd of ['run', 'opt']) {
+      const r = ssakit([cmd, '-'], '// a program\n#include <stdio.h>\nint main(void) { return 0; }\n');
+      expect(r.status, cmd).toBe(1);
+      expect(r.stderr).toMatch(/^(<stdin>|-):1:1: error: /);
+      expect(r.stderr).toMatch(/note: this looks like C, and C is not accepted: compile it with clang-19 -S -emit-llvm/);
+    }
+    // IR with a syntax error is not C
+    const ir = ssakit(['opt', '-'], 'define i32 @main() {\n  ret i32 %\n}\n');
+    expect(ir.status).toBe(1);
+    expect(ir.stderr).not.toMatch(/looks like C/);
+  });
+
   it('dot --svg writes the SVG and nothing on stderr (no ExperimentalWarning)', () => {
     const r = ssakit(['dot', '--svg', '--function', 'f', 't.ll']);
     expect(r.status, r.stderr).toBe(0);
