@@ -378,7 +378,7 @@ describe('--print-passes', () => {
     const text = listing();
     expect(text).toMatch(/^Module passes:\n/);
     expect(text).toMatch(/^Function passes:$/m);
-    const names = text.split('\n').filter((l) => l.startsWith('  ')).map((l) => l.trim());
+    const names = text.split('\n').filter((l) => l.startsWith('  ') && !l.includes('<')).map((l) => l.trim());
     expect(names).toContain('mem2reg');
     expect(names).toContain('inline');
     const accepted = names.filter((n) => n !== 'print'); // print<analysis> needs its parameter
@@ -392,7 +392,10 @@ describe('--print-passes', () => {
       let head = '';
       for (const l of text.split('\n')) {
         if (/^\S.*:$/.test(l)) head = l;
-        else if (l.startsWith('  ')) m.set(l.trim().replace(/<.*$/, ''), head);
+        else if (l.startsWith('  ')) {
+          const name = l.trim().replace(/<.*$/, '');
+          if (!m.has(name)) m.set(name, head); // its first section: the one without "with params"
+        }
       }
       return m;
     };
@@ -401,7 +404,8 @@ describe('--print-passes', () => {
     let shared = 0;
     for (const [name, head] of ours) {
       const t = theirs.get(name);
-      if (t === undefined || /analyses/.test(t)) continue;
+      // opt's plain `print` prints the module; ssakit's is print<analysis>, opt's print<scalar-evolution> is a function pass too
+      if (t === undefined || /analyses/.test(t) || name === 'print') continue;
       shared++;
       // ssakit has no CGSCC or loop pass managers: opt's CGSCC passes are module passes here,
       // its loop passes function passes

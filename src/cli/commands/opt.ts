@@ -152,19 +152,34 @@ function checkPassNames(names: string[] | undefined, flag: string): string[] | u
   return names;
 }
 
-/** `--print-passes`, in opt-19's layout: a heading per kind, a name per line. */
+/**
+ * `--print-passes`, in opt-19's layout: a heading per kind, a name per line, and the passes
+ * that take parameters again under "… with params" with their forms (`inline<threshold=N;…>`;
+ * a switch as `no-x;x`, as opt lists them).
+ */
 function passListing(): string {
-  const byKind: Record<'module' | 'function', string[]> = { module: [], function: [] };
+  const names: Record<'module' | 'function', string[]> = { module: [], function: [] };
+  const withParams: Record<'module' | 'function', string[]> = { module: [], function: [] };
   for (const p of passInfos()) {
     let kind: 'module' | 'function';
     try {
       kind = p.create('').kind;
     } catch {
-      kind = 'function'; // a pass that needs parameters (print<...>) is a function pass
+      kind = 'function'; // a pass that cannot be built without parameters (print<...>) is a function pass
     }
-    byKind[kind].push(p.name);
+    names[kind].push(p.name);
+    if (p.params !== undefined && p.params.length > 0) {
+      const forms = p.params.map((s) => (s.syntax.startsWith('[no-]') ? `no-${s.name};${s.name}` : s.syntax.replace(/, /g, ';')));
+      withParams[kind].push(`${p.name}<${forms.join(';')}>`);
+    }
   }
-  return `Module passes:\n${byKind.module.map((n) => `  ${n}\n`).join('')}Function passes:\n${byKind.function.map((n) => `  ${n}\n`).join('')}`;
+  const section = (head: string, list: string[]) => (list.length === 0 ? '' : `${head}\n${list.map((n) => `  ${n}\n`).join('')}`);
+  return (
+    section('Module passes:', names.module) +
+    section('Module passes with params:', withParams.module) +
+    section('Function passes:', names.function) +
+    section('Function passes with params:', withParams.function)
+  );
 }
 
 export function reportProblems(errs: readonly VerifierError[], what: 'input' | 'output'): void {
