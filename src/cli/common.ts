@@ -25,6 +25,25 @@ export function readInput(file: string): string {
   }
 }
 
+/**
+ * Refuses a source file of a language ssakit does not compile, by its extension, with what to
+ * do instead (the IR reader would otherwise report its first character as unexpected).
+ * `sysy`: whether the command compiles SysY itself (`run`); the IR commands point to `compile`.
+ */
+export function rejectSourceLanguage(file: string, sysy = false): void {
+  const ext = /\.([A-Za-z+]+)$/.exec(file)?.[1];
+  if (ext === undefined) return;
+  const stem = file.slice(0, file.length - ext.length - 1);
+  if (ext === 'c' || ext === 'i') {
+    throw new CliError(`ssakit: error: ${file}: C is not accepted: compile it with clang-19 -S -emit-llvm ${file} -o ${stem}.ll (add -O0 -Xclang -disable-O0-optnone to optimize it with ssakit), then give ssakit the .ll file`);
+  }
+  if (['cc', 'cpp', 'cxx', 'C', 'c++', 'ii'].includes(ext)) {
+    throw new CliError(`ssakit: error: ${file}: C++ is not accepted: compile it with clang++-19 -S -emit-llvm ${file} -o ${stem}.ll, then give ssakit the .ll file`);
+  }
+  if (ext === 'bc') throw new CliError(`ssakit: error: ${file}: LLVM bitcode is not accepted, only textual IR: convert it with llvm-dis-19 ${file} -o ${stem}.ll`);
+  if (ext === 'sy' && !sysy) throw new CliError(`ssakit: error: ${file}: SysY source: compile it first with 'ssakit compile ${file} -o ${stem}.ll' (or run it with 'ssakit run ${file}')`);
+}
+
 /** The size in bytes of an input file; 0 for stdin or when it cannot be known (readInput reports why). */
 export function inputSize(file: string): number {
   if (file === '-') return 0;
@@ -82,7 +101,15 @@ function writeBytesSync(fd: number, buf: Uint8Array): void {
 
 /** Formats any error for the user. Internal errors get one line, with a hint, not a trace. */
 export function describeError(e: unknown, sources?: Map<string, string>): string {
-  if (e instanceof SourceError) return e.format(sources?.get(e.file));
+  if (e instanceof SourceError) {
+    const text = sources?.get(e.file);
+    const msg = e.format(text);
+    // C read as IR (from stdin, or a file not named .c): say what the input is and what to do
+    if (text !== undefined && !e.file.endsWith('.sy') && looksLikeC(text)) {
+      return `${msg}\nssakit: note: this looks like C, and C is not accepted: compile it with clang-19 -S -emit-llvm, then give ssakit the .ll file`;
+    }
+    return msg;
+  }
   if (e instanceof CliError) return e.message;
   if (e instanceof RuntimeError) return `ssakit: runtime error: ${e.message}`;
   // user errors from the library, recognised by name to keep this file free of imports
@@ -96,13 +123,30 @@ export function describeError(e: unknown, sources?: Map<string, string>): string
   return `ssakit: internal error: ${msg}${process.env.SSAKIT_DEBUG ? '\n' + (e as Error).stack : ' (set SSAKIT_DEBUG=1 for a stack trace)'}`;
 }
 
+/**
+ * Whether a text that failed to parse as LLVM IR is C source: a preprocessor line, or a line
+ * that begins a C function definition (IR lines begin with `define`, `declare`, `@`, `%`, `;`,
+ * `!`, a label or a keyword, never with a C type followed by a name and a parenthesis).
+ */
+export function looksLikeC(text: string): boolean {
+  const head = text.slice(0, 20_000);
+  return /^\s*#\s*(include|define|ifn?def|pragma)\b/m.test(head) || /^(static\s+|inline\s+|const\s+|unsigned\s+|signed\s+)*(int|void|char|long|short|float|double|struct\s+\w+)[\s*]+\w+\s*\(/m.test(head);
+}
+
 /** Source texts read during this run, so errors can quote the offending line. */
 export const loadedSources = new Map<string, string>();
 
 export function runCli(build: () => Command, argv: string[]): Promise<void> {
   const program = build();
   program.exitOverride();
-  program.configureOutput({ writeErr: (s) => writeStderr(s), writeOut: (s) => writeStdout(s) });
+  const output = {
+    writeErr: (s: string) => writeStderr(s),
+    writeOut: (s: string) => writeStdout(s),
+    // commander's usage errors ("error: unknown option …") in our form: ssakit: error: …
+    outputError: (s: string, write: (s: string) => void) => write(s.replace(/^error: /, 'ssakit: error: ')),
+  };
+  // each subcommand copied its parent's settings when it was added: configure them all
+  for (const c of [program, ...program.commands]) c.configureOutput(output);
   return Promise.resolve()
     .then(() => program.parseAsync(argv))
     .then(

@@ -36,6 +36,7 @@ import type { DominatorTree } from '../analysis/dominators.js';
 import { CFGAnalysis, DominatorTreeAnalysis } from '../pm/analyses.js';
 import { createPassManager, ensureRegistered } from '../passes/index.js';
 import type { Instrumentation, PassManager, PipelineNode } from '../pm/pass-manager.js';
+import { printsIR } from '../pm/instrumentation.js';
 import { parsePipeline } from '../pm/pipeline-parser.js';
 
 export interface OptimizeTextOptions {
@@ -137,7 +138,7 @@ let heapTuned = false;
 
 /** Whether `optimizeText` can process this text and pipeline function by function. */
 export function canStream(text: string, nodes: readonly PipelineNode[], instr: Instrumentation = {}): boolean {
-  if (instr.verifyEach || instr.printAfterAll || instr.printChanged || (instr.bisectLimit ?? -1) >= 0) return false;
+  if (instr.verifyEach || printsIR(instr) || (instr.bisectLimit ?? -1) >= 0) return false;
   if (!allLocal(nodes)) return false;
   // Conservative text checks: a match inside a string or comment only costs the fast path.
   // Debug info goes the whole-module way: passes make metadata nodes (mem2reg's locations),

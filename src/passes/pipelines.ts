@@ -10,11 +10,21 @@
  *       function-attrs, deadargelim, globaldce) around inlining, then the function
  *       simplification pipeline iterated while it finds work (scalar clean-ups, loop
  *       passes, GVN, DSE, re-inlining of calls made direct), then PRE.
+ *
+ * opt's other levels, mapped openly (`ssakit opt -O3 --print-pipeline-passes` shows each):
+ *   O3: O2's pipeline. opt-19's -O3 differs from its -O2 by passes ssakit does not have
+ *       (callsite-splitting, argpromotion, non-trivial loop unswitching, chr) and a higher
+ *       inline threshold (250 against 225); none of ssakit's passes has an O3 setting.
+ *   Os: O2 with the inliner's threshold scaled as opt-19 scales its own for -Os (75 against
+ *       225: our 60 becomes 20). opt-19's -Os pipeline is its -O2 one less two passes ssakit
+ *       does not have (openmp-opt-cgscc, libcalls-shrinkwrap).
+ *   Oz: Os with opt-19's -Oz inline threshold (25 against 225: 7) and loop rotation without
+ *       header duplication (opt-19's `loop-rotate<no-header-duplication>`: header-size=0).
  */
 import { registerPipeline } from '../pm/registry.js';
 
-/** A step of a standard pipeline: a pass, or a fixpoint<N> around steps. */
-export type PipelineStep = { pass: string; why: string } | { fixpoint: number; why: string; body: PipelineStep[] };
+/** A step of a standard pipeline: a pass (with its `<params>`, if any), or a fixpoint<N> around steps. */
+export type PipelineStep = { pass: string; params?: string; why: string } | { fixpoint: number; why: string; body: PipelineStep[] };
 
 /** Both standard pipelines start by building SSA. */
 const MEM2REG: PipelineStep = { pass: 'mem2reg', why: "SSA first: every later pass works on registers, not the frontend's stack slots" };
@@ -93,18 +103,36 @@ const O2: PipelineStep[] = [
 
 /** The text of a pipeline in opt syntax. */
 export function pipelineString(steps: readonly PipelineStep[]): string {
-  return steps.map((s) => ('pass' in s ? s.pass : `fixpoint<${s.fixpoint}>(${pipelineString(s.body)})`)).join(',');
+  return steps.map((s) => ('pass' in s ? (s.params ? `${s.pass}<${s.params}>` : s.pass) : `fixpoint<${s.fixpoint}>(${pipelineString(s.body)})`)).join(',');
 }
+
+/** `steps` with the parameters `params` gives (by pass name) on every step of those passes. */
+function withParams(steps: readonly PipelineStep[], params: Readonly<Record<string, string>>, why: string): PipelineStep[] {
+  return steps.map((s) => {
+    if (!('pass' in s)) return { ...s, body: withParams(s.body, params, why) };
+    const p = params[s.pass];
+    return p === undefined ? s : { ...s, params: p, why: `${s.why} (${why})` };
+  });
+}
+
+/** -Os: inline less, as opt-19 does (its -Os threshold is 75 against 225 at -O2: our 60 becomes 20). */
+const Os = withParams(O2, { inline: 'threshold=20' }, "-Os: opt-19's size threshold ratio");
+/** -Oz: inline still less (25 against 225: 7), and rotate loops only when no header instruction is copied. */
+const Oz = withParams(O2, { inline: 'threshold=7', 'loop-rotate': 'header-size=0' }, "-Oz: opt-19's minimum-size settings");
 
 /** The standard pipelines by name, as pipeline strings. */
 export const PIPELINES: Record<string, string> = {
   O0: '',
   O1: pipelineString(O1),
   O2: pipelineString(O2),
+  // opt-19's -O3 adds only passes ssakit does not have: the same pipeline (see the file comment)
+  O3: pipelineString(O2),
+  Os: pipelineString(Os),
+  Oz: pipelineString(Oz),
 };
 
 /** The standard pipelines as steps (with their reasons). */
-export const PIPELINE_STEPS: Record<string, readonly PipelineStep[]> = { O0: [], O1, O2 };
+export const PIPELINE_STEPS: Record<string, readonly PipelineStep[]> = { O0: [], O1, O2, O3: O2, Os, Oz };
 
 /**
  * What must come before what, in a pipeline that runs `first` at all. 'before': every

@@ -104,3 +104,20 @@ export function latin1Bytes(s: string): Uint8Array {
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
   return out;
 }
+
+let moduleLoader: ((spec: string) => Promise<unknown>) | null = null;
+
+/**
+ * Installs how optional packages are loaded (the CLI does, from ./node.ts: with `require`,
+ * because its bundle runs in a vm.Script, where `import()` needs an experimental loader
+ * that makes Node print an ExperimentalWarning).
+ */
+export function setModuleLoader(load: (spec: string) => Promise<unknown>): void {
+  moduleLoader = load;
+}
+
+/** Loads an optional package at run time (`import()` unless the host installed a loader). */
+export function loadModule(spec: string): Promise<unknown> {
+  return moduleLoader !== null ? moduleLoader(spec) : import(/* @vite-ignore */ spec);
+}
+

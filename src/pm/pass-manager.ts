@@ -13,8 +13,9 @@
 import { writeDiagnostics } from '../platform/index.js';
 import type { Function } from '../ir/function.js';
 import type { Module } from '../ir/module.js';
-import { printFunction, printModule } from '../text/printer.js';
+import { printModule } from '../text/printer.js';
 import type { Analysis, FunctionAnalysisManagerLike, FunctionPass, ModulePass, Pass, PassContext, Preserved } from './pass.js';
+import { printsIR, StandardInstrumentations, unitName, type AnalysisObserver, type PrintOptions } from './instrumentation.js';
 import { assert } from '../util/assert.js';
 
 export class FunctionAnalysisManager implements FunctionAnalysisManagerLike {
@@ -22,11 +23,15 @@ export class FunctionAnalysisManager implements FunctionAnalysisManagerLike {
   /** Computations per analysis, for tests and --stats. */
   computed = 0;
 
-  constructor(readonly fn: Function) {}
+  constructor(
+    readonly fn: Function,
+    private readonly observer: AnalysisObserver | null = null,
+  ) {}
 
   get<T>(a: Analysis<T>): T {
     const c = this.cache.get(a as Analysis<unknown>);
     if (c !== undefined) return c as T;
+    this.observer?.computed(a.name, this.fn);
     const r = a.compute(this.fn, this);
     this.cache.set(a as Analysis<unknown>, r);
     this.computed++;
@@ -48,21 +53,23 @@ export class FunctionAnalysisManager implements FunctionAnalysisManagerLike {
 
   invalidate(preserved: Preserved): void {
     if (preserved === 'all') return;
-    if (preserved === 'none') {
-      this.cache.clear();
-      return;
+    for (const a of [...this.cache.keys()]) {
+      if (preserved === 'none' || !a.cfgOnly) {
+        this.observer?.invalidated(a.name, this.fn);
+        this.cache.delete(a);
+      }
     }
-    for (const a of [...this.cache.keys()]) if (!a.cfgOnly) this.cache.delete(a);
   }
 }
 
-export interface Instrumentation {
+/**
+ * What to do around pass executions. The printing options (print-before/after, print-changed,
+ * filter-print-funcs, debug-pass-manager) are opt's standard instrumentation, implemented in
+ * instrumentation.ts.
+ */
+export interface Instrumentation extends PrintOptions {
   /** Run the verifier after every pass; on failure throw naming the pass. */
   verifyEach?: boolean;
-  /** Print the IR after every pass (to `log`). */
-  printAfterAll?: boolean;
-  /** Print a diff of the IR after each pass that changed it. */
-  printChanged?: boolean;
   /** Collect per-pass wall time. */
   timePasses?: boolean;
   /** Run only the first N pass executions (opt's -opt-bisect-limit); -1 = no limit. */
@@ -110,7 +117,11 @@ export class VerifyEachError extends Error {
 }
 
 /** A node of a parsed pipeline. */
-export type PipelineNode = { pass: Pass } | { repeat: number; body: PipelineNode[] } | { fixpoint: number; body: PipelineNode[] };
+export type PipelineNode =
+  /** `spec`: how the pipeline spelled the pass (name and `<params>`), for --print-pipeline-passes. */
+  | { pass: Pass; spec?: string }
+  | { repeat: number; body: PipelineNode[] }
+  | { fixpoint: number; body: PipelineNode[] };
 
 export class PassManager {
   private fams = new Map<Function, FunctionAnalysisManager>();
@@ -118,17 +129,19 @@ export class PassManager {
   readonly stats = new Map<string, Map<string, number>>();
   readonly timings = new Map<string, PassTiming>();
   private readonly log: (text: string) => void;
+  private readonly si: StandardInstrumentations | null;
 
   constructor(
     readonly module: Module,
     readonly opts: Instrumentation = {},
   ) {
     this.log = opts.log ?? writeDiagnostics;
+    this.si = printsIR(opts) ? new StandardInstrumentations(opts, this.log) : null;
   }
 
   analysesOf(fn: Function): FunctionAnalysisManager {
     let f = this.fams.get(fn);
-    if (f === undefined) this.fams.set(fn, (f = new FunctionAnalysisManager(fn)));
+    if (f === undefined) this.fams.set(fn, (f = new FunctionAnalysisManager(fn, this.si?.analyses ?? null)));
     return f;
   }
 
@@ -200,12 +213,12 @@ export class PassManager {
   }
 
   /** Whether the next pass execution is allowed by --opt-bisect-limit. */
-  private admit(passName: string, target: string): boolean {
+  private admit(passName: string, fn: Function | undefined): boolean {
     const limit = this.opts.bisectLimit ?? -1;
     const n = ++this.executions;
     if (limit < 0) return true;
     const run = n <= limit;
-    this.log(`BISECT: ${run ? 'running' : 'NOT running'} pass (${n}) ${passName} on ${target}\n`);
+    this.log(`BISECT: ${run ? 'running' : 'NOT running'} pass (${n}) ${passName} on ${unitName(fn)}\n`);
     return run;
   }
 
@@ -284,10 +297,10 @@ export class PassManager {
 
   /**
    * Whether a fixpoint may skip a pass that found nothing on the same IR before: not when
-   * the instrumentation shows or counts every execution (print-after-all, opt-bisect-limit).
+   * the instrumentation shows or counts every execution (print-before/after, opt-bisect-limit).
    */
   private canSkipUnchanged(): boolean {
-    return !this.opts.printAfterAll && (this.opts.bisectLimit ?? -1) < 0;
+    return !(this.si?.showsEveryExecution ?? false) && (this.opts.bisectLimit ?? -1) < 0;
   }
 
   private runFunctionPassOverModule(pass: FunctionPass): boolean {
@@ -300,8 +313,8 @@ export class PassManager {
   }
 
   runFunctionPass(pass: FunctionPass, fn: Function): boolean {
-    if (!this.admit(pass.name, `function (${fn.name})`)) return false;
-    const before = this.opts.printChanged ? printFunction(fn) : null;
+    if (!this.admit(pass.name, fn)) return false;
+    this.si?.beforePass(pass.name, this.module, fn);
     const fam = this.analysesOf(fn);
     const ctx: PassContext = {
       stat: (c, n = 1) => this.stat(pass.name, c, n),
@@ -315,14 +328,14 @@ export class PassManager {
     if (this.opts.timePasses) this.time(pass.name, ms);
     const preserved: Preserved = r.preserved ?? (r.changed ? 'none' : 'all');
     fam.invalidate(r.changed ? preserved : 'all');
-    this.after(pass.name, r.changed, before, () => printFunction(fn), `function '${fn.name}'`, fn);
+    this.after(pass.name, r.changed, fn);
     this.opts.afterPass?.({ pass: pass.name, fn, changed: r.changed, ms });
     return r.changed;
   }
 
   private runModulePass(pass: ModulePass): boolean {
-    if (!this.admit(pass.name, 'module')) return false;
-    const before = this.opts.printChanged ? printModule(this.module) : null;
+    if (!this.admit(pass.name, undefined)) return false;
+    this.si?.beforePass(pass.name, this.module, undefined);
     const timed = this.opts.timePasses || this.opts.afterPass;
     const t0 = timed ? performance.now() : 0;
     const r = pass.run(this.module, {
@@ -342,7 +355,7 @@ export class PassManager {
       // functions removed by the pass
       for (const fn of [...this.fams.keys()]) if (fn.parent !== this.module) this.fams.delete(fn);
     }
-    this.after(pass.name, r.changed, before, () => printModule(this.module), 'module');
+    this.after(pass.name, r.changed, undefined);
     this.opts.afterPass?.({ pass: pass.name, changed: r.changed, ms });
     return r.changed;
   }
@@ -354,12 +367,8 @@ export class PassManager {
     t.ms += ms;
   }
 
-  private after(name: string, changed: boolean, before: string | null, print: () => string, what: string, fn?: Function): void {
-    if (this.opts.printAfterAll) this.log(`; *** IR Dump After ${name} on ${what} ***\n${print()}\n`);
-    if (this.opts.printChanged && changed && before !== null) {
-      const after = print();
-      if (after !== before) this.log(`; *** IR Dump After ${name} on ${what} (changed) ***\n${unifiedDiff(before, after)}\n`);
-    }
+  private after(name: string, changed: boolean, fn: Function | undefined): void {
+    this.si?.afterPass(name, this.module, fn, changed);
     if (this.opts.verifyEach && this.opts.verify) {
       const problems = this.opts.verify(this.module, fn);
       if (problems.length > 0) throw new VerifyEachError(name, problems, printModule(this.module));
@@ -423,45 +432,4 @@ function functionThenModulePasses(body: PipelineNode[]): { fn: FunctionPass[]; m
     } else module.push(n.pass);
   }
   return fn.length > 0 && module.length > 0 ? { fn, module } : null;
-}
-
-/** A compact unified diff (line-based LCS on the changed middle), for --print-changed. */
-export function unifiedDiff(a: string, b: string): string {
-  const x = a.split('\n');
-  const y = b.split('\n');
-  let pre = 0;
-  while (pre < x.length && pre < y.length && x[pre] === y[pre]) pre++;
-  let suf = 0;
-  while (suf < x.length - pre && suf < y.length - pre && x[x.length - 1 - suf] === y[y.length - 1 - suf]) suf++;
-  const xs = x.slice(pre, x.length - suf);
-  const ys = y.slice(pre, y.length - suf);
-  const out: string[] = [`@@ -${pre + 1},${xs.length} +${pre + 1},${ys.length} @@`];
-  if (xs.length * ys.length > 4_000_000) {
-    for (const l of xs) out.push('-' + l);
-    for (const l of ys) out.push('+' + l);
-    return out.join('\n');
-  }
-  // LCS table over the middle
-  const n = xs.length;
-  const m = ys.length;
-  const dp = new Uint32Array((n + 1) * (m + 1));
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      dp[i * (m + 1) + j] = xs[i] === ys[j] ? dp[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(dp[(i + 1) * (m + 1) + j], dp[i * (m + 1) + j + 1]);
-    }
-  }
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && xs[i] === ys[j]) {
-      out.push(' ' + xs[i]);
-      i++;
-      j++;
-    } else if (j < m && (i === n || dp[i * (m + 1) + j + 1] >= dp[(i + 1) * (m + 1) + j])) {
-      out.push('+' + ys[j++]);
-    } else {
-      out.push('-' + xs[i++]);
-    }
-  }
-  return out.join('\n');
 }

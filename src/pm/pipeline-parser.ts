@@ -10,7 +10,8 @@
  */
 import { ParamError } from './define-pass.js';
 import type { PipelineNode } from './pass-manager.js';
-import { passInfo, pipelineNames, pipelineText } from './registry.js';
+import { passInfo, passInfos, pipelineNames, pipelineText } from './registry.js';
+import { didYouMean } from '../util/suggest.js';
 
 export class PipelineError extends Error {
   constructor(
@@ -139,9 +140,9 @@ class PipelineParser {
       return parsePipeline(pl);
     }
     const info = passInfo(name);
-    if (info === undefined) this.fail(`unknown pass name '${name}' (run 'ssakit opt --list-passes' for the list)`, at);
+    if (info === undefined) this.fail(`unknown pass name '${name}'${didYouMean(name, passInfos().map((p) => p.name))} (run 'ssakit opt --print-passes' for the list)`, at);
     try {
-      return [{ pass: info.create(params) }];
+      return [{ pass: info.create(params), spec: params === '' ? name : `${name}<${params}>` }];
     } catch (e) {
       if (e instanceof ParamError) this.fail(e.message, this.paramsAt + e.offset);
       throw e;

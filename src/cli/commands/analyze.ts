@@ -8,7 +8,7 @@ import { Option } from 'commander';
 import { analyzeModule, reportToJson, reportToText, selectFunctions, traceFrontier, traceIdf } from '../../analysis/report.js';
 import { traceMem2Reg } from '../../transforms/ssa/mem2reg.js';
 import { parseModule } from '../../text/parser.js';
-import { CliError, loadedSources, readInput, writeOutput } from '../common.js';
+import { CliError, loadedSources, readInput, writeOutput, rejectSourceLanguage } from '../common.js';
 
 interface AnalyzeFlags {
   function?: string;
@@ -33,6 +33,7 @@ export function register(program: Command): void {
     .option('--defs <blocks>', 'with --trace=idf: comma-separated definition blocks (default: the store blocks of each alloca)')
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .action((file: string, flags: AnalyzeFlags) => {
+      rejectSourceLanguage(file);
       const text = readInput(file);
       loadedSources.set(file, text);
       const m = parseModule(text, file);

@@ -25,12 +25,14 @@ export function addSysYOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--ssa <mode>', 'SSA construction: braun (directly, Braun et al.) or alloca (clang-style, then mem2reg at -O1/-O2)').choices(['braun', 'alloca']).default('braun'))
     .option('--no-fold', 'Braun mode: no on-the-fly constant folding, simplification or local CSE')
-    .option('--opt-level <n>', 'optimization level 0, 1 or 2 (also -O0, -O1, -O2): the pipelines default<O1>/default<O2>', '0');
+    .option('--opt-level <n>', 'optimization level 0, 1, 2 or 3 (also -O0 to -O3; -O3 runs -O2): the pipelines default<O1>/default<O2>', '0');
 }
 
 export function sysyCompileOptions(flags: SysYFlags): CompileSysYOptions {
   const lvl = String(flags.optLevel ?? '0');
-  if (!['0', '1', '2', '3'].includes(lvl)) throw new CliError(`ssakit: error: unknown optimization level -O${lvl}`);
+  if (!['0', '1', '2', '3'].includes(lvl)) {
+    throw new CliError(`ssakit: error: -O${lvl}: SysY compiles at -O0, -O1, -O2 or -O3 (-O3 runs -O2's pipeline); for -Os/-Oz, compile at -O0 and run 'ssakit opt -O${lvl}' on the .ll`);
+  }
   return {
     ssa: flags.ssa === 'alloca' ? 'alloca' : 'braun',
     fold: flags.fold !== false,

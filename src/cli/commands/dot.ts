@@ -9,7 +9,7 @@ import { selectFunctions } from '../../analysis/report.js';
 import { parseModule } from '../../text/parser.js';
 import { GRAPH_KINDS, GraphKind, functionToDot } from '../../viz/dot.js';
 import { renderSvg } from '../../viz/svg.js';
-import { CliError, loadedSources, readInput, writeOutput } from '../common.js';
+import { CliError, loadedSources, readInput, writeOutput, rejectSourceLanguage } from '../common.js';
 
 interface DotFlags {
   function?: string;
@@ -28,6 +28,7 @@ export function register(program: Command): void {
     .option('--svg', 'render to SVG instead of DOT')
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .action(async (file: string, flags: DotFlags) => {
+      rejectSourceLanguage(file);
       const text = readInput(file);
       loadedSources.set(file, text);
       const m = parseModule(text, file);

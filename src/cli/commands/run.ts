@@ -13,7 +13,7 @@ import { formatStats, InterpError, runModule } from '../../interp/index.js';
 import { parseModule } from '../../text/parser.js';
 import { verifyModule } from '../../analysis/verifier.js';
 import { reportProblems } from './opt.js';
-import { loadedSources, readInput, writeStderr } from '../common.js';
+import { loadedSources, readInput, writeStderr, rejectSourceLanguage } from '../common.js';
 import { addSysYOptions, compileSysYOrThrow, sysyCompileOptions, type SysYFlags } from './compile.js';
 
 interface RunFlags extends SysYFlags {
@@ -37,6 +37,7 @@ export function register(program: Command): void {
     .option('--max-steps <n>', 'stop with a runtime error after N instructions', positiveInt);
   // for .sy files: how to compile (see `ssakit compile`)
   addSysYOptions(cmd).action(async (file: string, args: string[], flags: RunFlags) => {
+      rejectSourceLanguage(file, true);
       const text = readInput(file);
       loadedSources.set(file, text);
       const m = file.endsWith('.sy') ? compileSysYOrThrow(text, file, { ...sysyCompileOptions(flags), debugInfo: true }) : parseModule(text, file);

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { verifyModule } from '../../analysis/verifier.js';
 import { parseModule } from '../../text/parser.js';
-import { CliError, loadedSources, readInput, writeStdout } from '../common.js';
+import { CliError, loadedSources, readInput, writeStdout, rejectSourceLanguage } from '../common.js';
 
 export function registerVerify(program: Command): void {
   program
@@ -11,6 +11,7 @@ export function registerVerify(program: Command): void {
     .argument('[file]', "input .ll file ('-' for stdin)", '-')
     .option('-q, --quiet', 'print nothing on success')
     .action((file: string, o: { quiet?: boolean }) => {
+      rejectSourceLanguage(file);
       const text = readInput(file);
       const name = file === '-' ? '<stdin>' : file;
       loadedSources.set(name, text);
