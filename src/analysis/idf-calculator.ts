@@ -13,6 +13,8 @@
  * variable is not live are never reported (pruned SSA, no dead phis).
  */
 import type { DominatorTree } from './dominators.js';
+import type { Tracer } from './trace.js';
+import { traceCytronDf, traceCytronInit, traceCytronJoin, traceCytronTake } from './idf-cytron-trace.js';
 
 /** Dominance frontiers as CSR arrays: DF(v) = list[off[v] .. off[v+1]). */
 export interface Frontiers {
@@ -189,7 +191,10 @@ export class IDFCalculator {
             this.result = grown;
           }
           this.result[out++] = y;
-          if (defStamp[y] !== epoch) hs = this.push(hs, y, ly * scale + dfsIn[y]);
+          if (defStamp[y] !== epoch) {
+            walked[y] = epoch; // a root later: no shallower root walks it again
+            hs = this.push(hs, y, ly * scale + dfsIn[y]);
+          }
         }
         for (let c = childOff[x], e = childOff[x + 1]; c < e; c++) {
           const z = child[c];
@@ -210,7 +215,7 @@ export class IDFCalculator {
    * reads — nothing for a definition in the entry block, whose frontier is empty, while the
    * tree walk of `calculate` visits every block below each definition.
    */
-  calculateFromFrontiers(df: Frontiers, defs: Int32Array, nDefs: number, live: Int32Array | null, liveMark: number): number {
+  calculateFromFrontiers(df: Frontiers, defs: Int32Array, nDefs: number, live: Int32Array | null, liveMark: number, trace: Tracer | null = null): number {
     const depth = this.tree.depth;
     const defStamp = this.defStamp;
     const added = this.added;
@@ -227,10 +232,13 @@ export class IDFCalculator {
       defStamp[v] = epoch;
       work[sp++] = v;
     }
+    if (trace !== null) traceCytronInit(trace, epoch, work, sp);
     while (sp > 0) {
       const x = work[--sp];
+      if (trace !== null) traceCytronTake(trace, x, off, list, work, sp);
       for (let j = off[x], e = off[x + 1]; j < e; j++) {
         const y = list[j];
+        if (trace !== null) traceCytronJoin(trace, x, y, added[y] === epoch, live === null || live[y] === liveMark, defStamp[y] === epoch);
         if (added[y] === epoch) continue;
         added[y] = epoch;
         if (live !== null && live[y] !== liveMark) continue;
@@ -244,6 +252,7 @@ export class IDFCalculator {
       }
     }
     this.resultLength = out;
+    if (trace !== null) traceCytronDf(trace, this.result, out);
     return out;
   }
 

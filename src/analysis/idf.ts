@@ -124,6 +124,9 @@ export function iteratedDominanceFrontier(
         }
         result.push(y);
         if (!isDef[y]) {
+          // walked from here on: popped as a root later, its subtree must not be walked again
+          // by a shallower root (the "walked at most once" invariant)
+          walked[y] = 1;
           push(y);
           if (trace !== null) trace.log(`  edge ${trace.name(x)} -> ${trace.name(y)}: level ${ly} <= ${rootLevel}, add ${trace.name(y)} to IDF and queue it`);
         } else if (trace !== null) {

@@ -34,7 +34,7 @@ import { FrontierAlgorithm, frontierOfTree } from './frontier.js';
 import { iteratedDominanceFrontier } from './idf.js';
 import { findLoops } from './loops.js';
 import { postDominators } from './postdom.js';
-import { LineTracer } from './trace.js';
+import { traceFrontierEvents, traceIdfEvents } from './trace-analyses.js';
 
 export interface LoopReport {
   header: string;
@@ -187,62 +187,15 @@ export function reportToText(reports: FunctionReport[]): string {
 
 // ---- traces -------------------------------------------------------------------------------
 
-/** The dominance-frontier algorithm, step by step. */
+/** The dominance-frontier algorithm, step by step (lines of src/analysis/trace-analyses.ts). */
 export function traceFrontier(fn: Function, opts: AnalyzeOptions = {}): string[] {
-  const names = blockNames(fn);
-  const cfg = new CFG(fn);
-  const dt = computeDominators(cfg, { algorithm: opts.dom });
-  const alg = opts.df ?? 'runner';
-  const t = new LineTracer((v) => names[v] ?? '<exit>');
-  t.log(`dominance frontiers of @${fn.name} by the ${alg === 'runner' ? 'Cooper-Harvey-Kennedy runner walk' : 'Cytron et al. bottom-up DF_local/DF_up walk'}`);
-  const idoms = Array.from(cfg.order).filter((b) => dt.idom[b] >= 0).map((b) => `idom(${names[b]}) = ${names[dt.idom[b]]}`);
-  t.log(`dominator tree rooted at ${names[cfg.root]}: ${idoms.join(', ')}`);
-  const df = frontierOfTree(dt, { algorithm: alg, trace: t });
-  t.log('result:');
-  for (const b of cfg.order) t.log(`  DF(${names[b]}) = {${Array.from(df.get(b)).sort((x, y) => cfg.layoutIndex[x] - cfg.layoutIndex[y]).map((x) => names[x]).join(', ')}}`);
-  return t.lines;
+  return traceFrontierEvents(fn, opts).map((e) => e.text);
 }
 
 /**
- * The iterated dominance frontier, step by step, for the given definition blocks (names);
- * without them, for every alloca of the function, the blocks that store to it (the
- * blocks mem2reg would place phis for).
+ * The iterated dominance frontier by Sreedhar and Gao, step by step (the `idf-sg` trace;
+ * src/analysis/trace-analyses.ts has both algorithms).
  */
 export function traceIdf(fn: Function, defs?: string[], opts: AnalyzeOptions = {}): string[] {
-  const names = blockNames(fn);
-  const cfg = new CFG(fn);
-  const dt = computeDominators(cfg, { algorithm: opts.dom });
-  const t = new LineTracer((v) => names[v] ?? '<exit>');
-  const byName = new Map<string, number>();
-  for (const id of cfg.order) byName.set(names[id], id);
-  const sets: { label: string; blocks: number[] }[] = [];
-  if (defs !== undefined && defs.length > 0) {
-    const ids = defs.map((d) => {
-      const k = d.startsWith('%') ? d.slice(1) : d;
-      const id = byName.get(k);
-      if (id === undefined) throw new Error(`--defs: no block named '${d}' in @${fn.name} (blocks: ${Array.from(cfg.order, (b) => names[b]).join(', ')})`);
-      return id;
-    });
-    sets.push({ label: `blocks {${defs.join(', ')}}`, blocks: ids });
-  } else {
-    const slots = functionSlots(fn);
-    for (let b = fn.firstBlock; b !== null; b = b.next) {
-      for (let i = b.first; i !== null; i = i.next) {
-        if (i.op !== Opcode.Alloca) continue;
-        const blocks: number[] = [];
-        for (let u = i.firstUse; u !== null; u = u.next) {
-          const user = u.user as Instruction;
-          if (user.op === Opcode.Store && u.index === 1 && user.parent !== null && !blocks.includes(user.parent.id)) blocks.push(user.parent.id);
-        }
-        if (blocks.length > 0) sets.push({ label: `stores to %${slots.nameOf(i)}`, blocks: blocks.sort((x, y) => cfg.layoutIndex[x] - cfg.layoutIndex[y]) });
-      }
-    }
-    if (sets.length === 0) throw new Error(`@${fn.name} has no allocas with stores: give the definition blocks with --defs=b1,b2`);
-  }
-  for (const s of sets) {
-    t.log(`IDF of ${s.label} in @${fn.name}: definition blocks {${s.blocks.map((b) => names[b]).join(', ')}}`);
-    iteratedDominanceFrontier(dt, s.blocks, null, { trace: t });
-    t.log('');
-  }
-  return t.lines;
+  return traceIdfEvents(fn, 'sreedhar-gao', { ...opts, defs }).map((e) => e.text);
 }

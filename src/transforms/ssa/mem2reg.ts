@@ -46,6 +46,7 @@ import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import type { PassInfo } from '../../pm/registry.js';
 import { IDFCalculator, type Frontiers } from '../../analysis/idf-calculator.js';
 import { simplifyPhisLikeLLVM } from '../utils/phi-simplify.js';
+import type { RenameTracer } from './mem2reg-rename-trace.js';
 
 export interface PromoteOptions {
   /**
@@ -55,6 +56,8 @@ export interface PromoteOptions {
   simplifyPhis?: boolean;
   /** Receives a step-by-step explanation (the `--trace=mem2reg` teaching view). */
   trace?: ((line: string) => void) | null;
+  /** Receives the renaming walk step by step (mem2reg-trace.ts). */
+  renameTrace?: RenameTracer | null;
 }
 
 export interface PromoteStats {
@@ -587,7 +590,10 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
 
   S.defs = defs;
   S.work = work;
-  if (nGeneral > 0) renameAlongDominatorTree(fn, dt, live, varOf, idBound, general, newPhis, newPhiVar, firstNewId);
+  if (nGeneral > 0) {
+    if (opts.renameTrace != null) opts.renameTrace.start(live, general);
+    renameAlongDominatorTree(fn, dt, live, varOf, idBound, general, newPhis, newPhiVar, firstNewId, opts.renameTrace ?? null);
+  }
   // leave the shared arrays clean: varOf at -1, no references to deleted instructions
   for (let v = 0; v < V; v++) varOf[liveIds[v]] = -1;
   accInst.fill(null, 0, nAcc);
@@ -626,6 +632,7 @@ function renameAlongDominatorTree(
   newPhis: readonly Instruction[],
   newPhiVar: readonly number[],
   firstNewId: number,
+  rt: RenameTracer | null,
 ): void {
   const cfg = dt.cfg!;
   const S = scratch;
@@ -653,6 +660,7 @@ function renameAlongDominatorTree(
       const t = stackBlock[sp - 1];
       if (dfsIn[t] <= dfsIn[b] && dfsOut[b] <= dfsOut[t]) break;
       const mk = stackMark[sp - 1];
+      if (rt !== null) rt.leave(cfg.blocks[t]!, Array.from(logVar.subarray(mk, logLen)), dt.depth[t]);
       while (logLen > mk) {
         logLen--;
         cur[logVar[logLen]] = logVal[logLen];
@@ -663,6 +671,7 @@ function renameAlongDominatorTree(
     stackMark[sp] = logLen;
     sp++;
     const bb = cfg.blocks[b]!;
+    if (rt !== null) rt.enter(bb, dt.depth[b]);
     for (let i = bb.first; i !== null; ) {
       const next: Instruction | null = i.next;
       const op = i.op;
@@ -675,6 +684,7 @@ function renameAlongDominatorTree(
             logVar[logLen] = v;
             logVal[logLen++] = cur[v];
             cur[v] = i;
+            if (rt !== null) rt.define(v, i, 'phi', bb, dt.depth[b]);
           }
         }
       } else if (op === Opcode.Load) {
@@ -683,6 +693,7 @@ function renameAlongDominatorTree(
           const pid = (p as Instruction).id;
           const v = pid >= 0 && pid < idBound ? varOf[pid] : -1;
           if (v >= 0 && general[v] && live[v] === p) {
+            if (rt !== null) rt.use(v, i, cur[v], bb, dt.depth[b]);
             i.replaceAllUsesWith(cur[v]);
             deleteAccess(i);
           }
@@ -697,6 +708,7 @@ function renameAlongDominatorTree(
             logVar[logLen] = v;
             logVal[logLen++] = cur[v];
             cur[v] = i.ops[0].value;
+            if (rt !== null) rt.define(v, cur[v], 'store', bb, dt.depth[b]);
             deleteAccess(i);
           }
         }
@@ -712,8 +724,17 @@ function renameAlongDominatorTree(
         const rel = p.id - firstNewId;
         if (rel < 0 || rel >= phiSpan) continue;
         const v = phiVar[rel];
-        if (v >= 0) p.addIncoming(cur[v], bb);
+        if (v >= 0) {
+          if (rt !== null) rt.fill(v, p, cur[v], bb, sb, dt.depth[b]);
+          p.addIncoming(cur[v], bb);
+        }
       }
+    }
+  }
+  if (rt !== null) {
+    for (let end = logLen; sp > 0; sp--) {
+      rt.leave(cfg.blocks[stackBlock[sp - 1]]!, Array.from(logVar.subarray(stackMark[sp - 1], end)), dt.depth[stackBlock[sp - 1]]);
+      end = stackMark[sp - 1];
     }
   }
   logVal.length = 0;

@@ -1,0 +1,38 @@
+/**
+ * Every traced algorithm by name: `ssakit analyze --trace=NAME` (text) / `--trace-json`
+ * (JSON lines), the library's `traceAlgorithm`, and the playground's stepper all come here.
+ * Each entry runs the real implementation with a tracer (src/analysis/trace.ts); traces of
+ * transforms work on a copy of the module, so the caller's function is not changed.
+ */
+import type { Function } from '../ir/function.js';
+import type { TraceEvent } from '../analysis/trace.js';
+import { type AnalysisTraceOptions, traceDominatorsCHK, traceFrontierEvents, traceIdfEvents } from '../analysis/trace-analyses.js';
+import { traceMem2RegEvents } from '../transforms/ssa/mem2reg-trace.js';
+
+export interface TraceOptions extends AnalysisTraceOptions {}
+
+export interface TraceInfo {
+  name: string;
+  description: string;
+  run(fn: Function, opts: TraceOptions): TraceEvent[];
+}
+
+export const TRACES: readonly TraceInfo[] = [
+  { name: 'dom', description: "Cooper-Harvey-Kennedy iterative dominators: every round's intersections and Dom sets", run: (fn) => traceDominatorsCHK(fn) },
+  { name: 'df', description: 'dominance frontiers: the CHK runner walk, or with --df=cytron the DF_local/DF_up table', run: (fn, o) => traceFrontierEvents(fn, o) },
+  { name: 'idf', description: "iterated dominance frontier by Cytron et al.'s worklist (Figure 11); --defs=B1,B2 or each alloca's store blocks", run: (fn, o) => traceIdfEvents(fn, 'cytron', o) },
+  { name: 'idf-sg', description: "iterated dominance frontier by Sreedhar and Gao's dominator-subtree walk (LLVM's IDFCalculator)", run: (fn, o) => traceIdfEvents(fn, 'sreedhar-gao', o) },
+  { name: 'mem2reg', description: 'mem2reg: phi placement per variable, then the renaming walk of the dominator tree (stacks, counters)', run: (fn) => traceMem2RegEvents(fn) },
+];
+
+export function traceNames(): string[] {
+  return TRACES.map((t) => t.name);
+}
+
+/** The events of algorithm `name` on `fn`; an unknown name is an error listing the known ones. */
+export function traceAlgorithm(name: string, fn: Function, opts: TraceOptions = {}): TraceEvent[] {
+  const t = TRACES.find((x) => x.name === name);
+  if (t === undefined) throw new Error(`unknown trace '${name}' (known: ${traceNames().join(', ')})`);
+  if (fn.isDeclaration()) throw new Error(`@${fn.name} is a declaration`);
+  return t.run(fn, opts);
+}

@@ -1,0 +1,122 @@
+/**
+ * Traces of the analyses on the literature's worked examples, and replay properties: a
+ * trace, read back, gives the algorithm's result.
+ *
+ * - CHK iterative dominators on the B0-B8 graph of Engineering a Compiler (§9.2, Figure 9.2):
+ *   in reverse postorder the first round already finds every Dom set, the second changes
+ *   nothing, so the algorithm stops after two rounds — the table the book prints.
+ * - Cytron et al.'s Figure 11 worklist on their 12-node program (Figure 5; the variable
+ *   assigned in Entry, N1, N3 and N7): phis at N2, N8 and Exit.
+ * - Sreedhar-Gao on B0-B8 with --defs=B6,B2 (the issue's report): no block walked twice.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CFG, computeDominators, iteratedDominanceFrontier } from '../../src/analysis/index.js';
+import { blockNames } from '../../src/analysis/report.js';
+import type { TraceEvent } from '../../src/analysis/trace.js';
+import { traceDominatorsCHK, traceIdfEvents } from '../../src/analysis/trace-analyses.js';
+import { parseModule } from '../../src/text/index.js';
+import { buildCfgFunction } from '../analysis/cfg-builder.js';
+import { arbCfg, naiveDominators } from '../analysis/naive.js';
+
+const FIX = join(__dirname, '../analysis/fixtures');
+const load = (file: string) => parseModule(readFileSync(join(FIX, file), 'utf8'), file).definedFunctions()[0];
+const sorted = (xs: Iterable<string>) => [...xs].sort();
+
+describe('CHK iterative dominators', () => {
+  it('B0-B8 (Engineering a Compiler, Figure 9.2): round 1 finds every Dom set, round 2 confirms', () => {
+    const ev = traceDominatorsCHK(load('textbook.ll'));
+    const rounds = ev.filter((e) => e.kind === 'round');
+    expect(rounds.length).toBe(2);
+    expect(rounds.map((r) => r.data!.changed)).toEqual([true, false]);
+    const want: Record<string, string[]> = {
+      B0: ['B0'], B1: ['B0', 'B1'], B2: ['B0', 'B1', 'B2'], B3: ['B0', 'B1', 'B3'], B4: ['B0', 'B1', 'B3', 'B4'],
+      B5: ['B0', 'B1', 'B5'], B6: ['B0', 'B1', 'B5', 'B6'], B7: ['B0', 'B1', 'B5', 'B7'], B8: ['B0', 'B1', 'B5', 'B8'],
+    };
+    for (const r of rounds) {
+      const dom = r.data!.dom as Record<string, string[]>;
+      for (const [b, d] of Object.entries(want)) expect(sorted(dom[b])).toEqual(d);
+    }
+    // B1 is visited before its back-edge predecessor B3 is processed: the paper's "skip
+    // predecessors not yet processed"
+    expect(ev.find((e) => e.kind === 'node')!.text).toContain('B3 (not yet processed, skipped)');
+  });
+
+  it("replay: the last round's Dom sets are the set-based dominators, on random CFGs", () => {
+    fc.assert(
+      fc.property(arbCfg(14), (c) => {
+        const fn = buildCfgFunction(c.succs.map((_, i) => `b${i}`), c.succs);
+        const cfg = new CFG(fn);
+        const sets = naiveDominators(cfg);
+        const names = blockNames(fn);
+        const rounds = traceDominatorsCHK(fn).filter((e) => e.kind === 'round');
+        expect(rounds.at(-1)!.data!.changed).toBe(false);
+        const dom = rounds.at(-1)!.data!.dom as Record<string, string[]>;
+        for (let v = 0; v < cfg.n; v++) {
+          if (sets[v] === null) continue;
+          expect(sorted(dom[names[v]])).toEqual(sorted([...sets[v]!].map((x) => names[x])));
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+function idfOf(ev: TraceEvent[]): string[][] {
+  return ev.filter((e) => e.kind === 'result').map((e) => sorted(e.data!.idf as string[]));
+}
+
+describe("Cytron et al.'s worklist (Figure 11)", () => {
+  it('the 12-node program, a variable assigned in Entry, N1, N3 and N7: phis at N2, N8, Exit', () => {
+    const ev = traceIdfEvents(load('cytron.ll'), 'cytron', { defs: ['Entry', 'N1', 'N3', 'N7'] });
+    expect(idfOf(ev)).toEqual([['Exit', 'N2', 'N8']]);
+    const init = ev.find((e) => e.kind === 'init')!;
+    expect(sorted(init.data!.W as string[])).toEqual(['Entry', 'N1', 'N3', 'N7']);
+    // every block leaves W once; a phi is placed once per block (HasAlready)
+    const taken = ev.filter((e) => e.kind === 'take').map((e) => e.data!.block as string);
+    expect(new Set(taken).size).toBe(taken.length);
+    expect(sorted(taken)).toEqual(['Entry', 'Exit', 'N1', 'N2', 'N3', 'N7', 'N8']);
+    const placed = ev.filter((e) => e.kind === 'join' && String(e.data!.decision).startsWith('phi')).map((e) => e.data!.block as string);
+    expect(sorted(placed)).toEqual(['Exit', 'N2', 'N8']);
+    // N8 is reached from N3 and from N7: the second time HasAlready stops it
+    expect(ev.some((e) => e.kind === 'join' && e.data!.block === 'N8' && e.data!.decision === 'has-already')).toBe(true);
+  });
+
+  it('replay: the blocks that get a phi in the trace are the IDF, both algorithms, random CFGs', () => {
+    fc.assert(
+      fc.property(arbCfg(14), fc.array(fc.nat(13), { minLength: 1, maxLength: 4 }), (c, picks) => {
+        const fn = buildCfgFunction(c.succs.map((_, i) => `b${i}`), c.succs);
+        const cfg = new CFG(fn);
+        const dt = computeDominators(cfg);
+        const names = blockNames(fn);
+        const defs = [...new Set(picks.map((p) => p % c.n))].filter((v) => dt.depth[v] >= 0);
+        if (defs.length === 0) return;
+        const want = sorted(Array.from(iteratedDominanceFrontier(dt, defs), (v) => names[v]));
+        const d = defs.map((v) => names[v]);
+        const cy = traceIdfEvents(fn, 'cytron', { defs: d });
+        const placed = cy.filter((e) => e.kind === 'join' && String(e.data!.decision).startsWith('phi')).map((e) => e.data!.block as string);
+        expect(sorted(placed)).toEqual(want);
+        expect(idfOf(cy)).toEqual([want]);
+        // Sreedhar-Gao: the IDF line, and every block walked at most once
+        const sg = traceIdfEvents(fn, 'sreedhar-gao', { defs: d });
+        const walked = sg.filter((e) => e.text.startsWith('  (walked ')).flatMap((e) => e.text.slice('  (walked '.length, -1).split(', '));
+        expect(new Set(walked).size).toBe(walked.length);
+        expect(sg.at(-1)!.text).toBe(`IDF = {${want.slice().sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))).join(', ')}}`);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('Sreedhar and Gao (idf-sg)', () => {
+  it('B0-B8 with defs B6, B2: B7 and B3 are walked as roots and never again under B1', () => {
+    const ev = traceIdfEvents(load('textbook.ll'), 'sreedhar-gao', { defs: ['B6', 'B2'] });
+    const text = ev.map((e) => e.text);
+    expect(text).toContain('pop B1 (level 1): walk its dominator subtree');
+    const walks = text.filter((l) => l.startsWith('  (walked '));
+    expect(walks).toEqual(['  (walked B6)', '  (walked B7)', '  (walked B3, B4)', '  (walked B2)', '  (walked B1, B5, B8)']);
+    expect(text.at(-1)).toBe('IDF = {B1, B3, B7}');
+  });
+});
