@@ -33,6 +33,7 @@ import { Value, ValueKind } from '../../ir/value.js';
 import { simplifyInstruction, simplifyWithOperands } from '../../analysis/instsimplify.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import type { PassInfo } from '../../pm/registry.js';
+import type { SCCPTracer } from './sccp-trace.js';
 
 const TOP = 0;
 const CONST = 1;
@@ -49,6 +50,8 @@ export class SCCPSolver {
   private readonly ssaWork: Instruction[] = [];
   private readonly n: number;
   private readonly blocks: (BasicBlock | null)[];
+  /** Receives every step when set (sccp-trace.ts); null: no cost. */
+  tracer: SCCPTracer | null = null;
 
   constructor(readonly fn: Function) {
     this.n = fn.blockIdBound;
@@ -87,6 +90,7 @@ export class SCCPSolver {
     this.markBlock(entry);
     for (;;) {
       this.drain();
+      if (this.tracer !== null) this.tracer.fixpoint();
       if (!this.resolveUndefBranches()) break;
     }
   }
@@ -97,11 +101,13 @@ export class SCCPSolver {
       while (this.flowWork.length > 0) {
         const key = this.flowWork.pop()!;
         const to = this.blocks[key % n]!;
+        if (this.tracer !== null) this.tracer.popEdge(this.blocks[(key - (key % n)) / n]!, to, this.executable[to.id] === 1);
         if (!this.executable[to.id]) this.markBlock(to);
         else for (let i = to.first; i !== null && i.op === Opcode.Phi; i = i.next) this.visit(i);
       }
       while (this.ssaWork.length > 0) {
         const v = this.ssaWork.pop()!;
+        if (this.tracer !== null) this.tracer.popValue(v, this);
         for (let u = v.firstUse; u !== null; u = u.next) {
           const user = u.user as Instruction;
           if (user.kind !== ValueKind.Instruction || user.parent === null || user.parent.parent !== this.fn) continue;
@@ -113,6 +119,7 @@ export class SCCPSolver {
 
   private markBlock(bb: BasicBlock): void {
     this.executable[bb.id] = 1;
+    if (this.tracer !== null) this.tracer.block(bb);
     for (let i = bb.first; i !== null; i = i.next) this.visit(i);
   }
 
@@ -122,6 +129,7 @@ export class SCCPSolver {
     if (this.edges.has(key)) return;
     this.edges.add(key);
     this.flowWork.push(key);
+    if (this.tracer !== null) this.tracer.edge(from, to);
   }
 
   private markOver(i: Instruction): void {
@@ -129,6 +137,7 @@ export class SCCPSolver {
     this.state[i.id] = OVER;
     this.value[i.id] = null;
     this.ssaWork.push(i);
+    if (this.tracer !== null) this.tracer.lattice(i, null);
   }
 
   private markConst(i: Instruction, c: Constant): void {
@@ -141,6 +150,7 @@ export class SCCPSolver {
     this.state[i.id] = CONST;
     this.value[i.id] = c;
     this.ssaWork.push(i);
+    if (this.tracer !== null) this.tracer.lattice(i, c);
   }
 
   private visit(i: Instruction): void {
