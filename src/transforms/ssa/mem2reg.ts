@@ -56,9 +56,21 @@ export interface PromoteOptions {
   simplifyPhis?: boolean;
   /** Receives a step-by-step explanation (the `--trace=mem2reg` teaching view). */
   trace?: ((line: string) => void) | null;
+  /**
+   * The textbook placements (Cytron et al. 1991; Briggs, Cooper, Harvey and Simpson 1998):
+   * 'pruned' (the IDF of the storing blocks where the variable is live-in), 'semi-pruned'
+   * (the whole IDF, but only for variables live on entry to some block), 'minimal' (the whole
+   * IDF of every variable). With a placement there are no fast paths and no clean-up, so
+   * every placed phi stays (dead ones too). Without one (default): LLVM's mem2reg — pruned
+   * placement plus its fast paths (a load not dominated by the only store of a constant
+   * takes that constant) and the undef clean-up.
+   */
+  placement?: PhiPlacement;
   /** Receives the renaming walk step by step (mem2reg-trace.ts). */
   renameTrace?: RenameTracer | null;
 }
+
+export type PhiPlacement = 'pruned' | 'semi-pruned' | 'minimal';
 
 export interface PromoteStats {
   /** Allocas removed, counting dead ones. */
@@ -294,6 +306,9 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
     return v.kind === ValueKind.Instruction ? `(new ${(v as Instruction).opcodeName})` : '(value)';
   };
   const depth = dt.depth;
+  const placement = opts.placement ?? 'pruned';
+  const pruned = placement === 'pruned';
+  const llvm = opts.placement === undefined;
 
   // 0. lifetime markers go; allocas without uses are dead
   const live: Instruction[] = [];
@@ -455,7 +470,7 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
       continue;
     }
     let remainingFromSingleStore = false;
-    if (nStores[v] === 1) {
+    if (llvm && nStores[v] === 1) {
       const ks = onlyStore[v];
       const st = accInst[ks]!;
       const val = st.ops[0].value;
@@ -486,7 +501,7 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
       }
       remainingFromSingleStore = true;
       if (trace !== null) trace(`${names[v]}: stored once in ${bname(cfg.blocks[sb]!)}, but ${remaining} load(s) are not dominated by the store: phis by the iterated dominance frontier`);
-    } else if (nBlocks[v] === 1 && !(accStore[head[v]] === 0)) {
+    } else if (llvm && nBlocks[v] === 1 && !(accStore[head[v]] === 0)) {
       // single block, first access a store: a linear sweep
       let cur: Value = UndefValue.get(type);
       for (let k = head[v]; k >= 0; k = accNext[k]) {
@@ -533,6 +548,8 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
       }
     }
     const seeds: number[] | null = trace !== null ? Array.from(work.subarray(0, sp)) : null;
+    // semi-pruned: a variable never live on entry to a block is block-local, it needs no phi
+    const local = sp === 0;
     // live-in: from the blocks whose first access is a load, backwards, stopping at definitions
     while (sp > 0) {
       const b = work[--sp];
@@ -551,7 +568,11 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
       idf = S.idf;
       frontiers = idf.frontiers();
     }
-    const m = idf.calculateFromFrontiers(frontiers!, defs, nDefs, liveMark, mark);
+    const m = pruned
+      ? idf.calculateFromFrontiers(frontiers!, defs, nDefs, liveMark, mark)
+      : placement === 'semi-pruned' && local
+        ? 0
+        : idf.calculateFromFrontiers(frontiers!, defs, nDefs, null, 0);
     const phiBlocks = idf.result.slice(0, m);
     phiBlocks.sort((a, b) => layoutIndex[a] - layoutIndex[b]);
     if (trace !== null) {
@@ -567,9 +588,11 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
       trace(`  blocks whose first access is a load: ${nm(seeds!)}; live-in blocks: ${nm(liveList)}`);
       const full = idf.calculateFromFrontiers(frontiers!, defs, nDefs, null, 0);
       const fullList = Array.from(idf.result.subarray(0, full));
-      const pruned = fullList.filter((b) => liveMark[b] !== mark);
+      const notLive = fullList.filter((b) => liveMark[b] !== mark);
       trace(`  IDF of the defining blocks: ${nm(fullList)}`);
-      if (pruned.length > 0) trace(`  pruned (variable not live-in, the phi would be dead): ${nm(pruned)}`);
+      if (pruned && notLive.length > 0) trace(`  pruned (variable not live-in, the phi would be dead): ${nm(notLive)}`);
+      if (placement === 'minimal') trace('  minimal SSA: a phi in every block of the IDF, live or not');
+      else if (placement === 'semi-pruned') trace(local ? '  semi-pruned SSA: never live on entry to a block (block-local), no phis' : '  semi-pruned SSA: live on entry to some block, a phi in every block of the IDF');
       trace(`  phis placed in: ${nm(phiBlocks)}`);
     }
     let version = 0;
@@ -607,7 +630,7 @@ export function promoteAllocas(fn: Function, dt: DominatorTree, allocas: readonl
   }
 
   let remaining = newPhis;
-  if (opts.simplifyPhis !== false && newPhis.length > 0) {
+  if (opts.simplifyPhis !== false && llvm && newPhis.length > 0) {
     remaining = simplifyPhisLikeLLVM(newPhis, dt, (phi, r) => {
       stats.phisRemoved++;
       if (trace !== null) trace(`the phi of ${phiOwner!.get(phi)} in ${bname(phi.parent!)} merges ${r.kind === ValueKind.Undef ? 'only undef' : `only ${vname(r)} (ignoring itself and undef; ${vname(r)} dominates it)`}: replaced`);
@@ -807,8 +830,13 @@ export function reportPromoteStats(ctx: PassContext, s: PromoteStats): void {
 
 export const mem2regPass: PassInfo = {
   name: 'mem2reg',
-  description: 'promote allocas to SSA registers (Cytron et al. with LLVM refinements)',
-  create(): FunctionPass {
+  description: "promote allocas to SSA registers (Cytron et al. with LLVM's refinements); mem2reg<minimal|semi-pruned|pruned>: the textbook placement, no fast paths or clean-up",
+  create(params: string): FunctionPass {
+    // no parameter: LLVM's mem2reg; a parameter: that textbook placement
+    const placement = params === '' ? undefined : params;
+    if (placement !== undefined && placement !== 'pruned' && placement !== 'semi-pruned' && placement !== 'minimal') {
+      throw new Error(`mem2reg<${params}>: unknown parameter '${params}' (expected minimal, semi-pruned or pruned)`);
+    }
     return {
       kind: 'function',
       name: 'mem2reg',
@@ -817,7 +845,7 @@ export const mem2regPass: PassInfo = {
         const allocas = promotableAllocas(fn);
         if (allocas.length === 0) return { changed: false };
         const dt = ctx.analyses.get(DominatorTreeAnalysis);
-        const s = promoteMemoryToRegister(fn, dt, { trace: ctx.trace }, emptyPromoteStats(), allocas);
+        const s = promoteMemoryToRegister(fn, dt, { trace: ctx.trace, placement }, emptyPromoteStats(), allocas);
         reportPromoteStats(ctx, s);
         return { changed: true, preserved: 'cfg' };
       },
