@@ -77,3 +77,21 @@ describe("Braun et al.'s construction", () => {
     expect(n).toBeGreaterThan(10);
   });
 });
+
+describe("Braun et al.'s Algorithm 5 (redundant phi SCCs)", () => {
+  it('descends into the inner phis of an SCC with two outer operands (fixtures/phi-scc.ll)', async () => {
+    const { traceRedundantPhisEvents } = await import('../../src/transforms/ssa/redundant-phis-trace.js');
+    const ev = traceRedundantPhisEvents(load('phi-scc.ll'));
+    const steps = ev.filter((e) => ['sccs', 'replace', 'descend', 'keep'].includes(e.kind)).map((e) => ({ kind: e.kind, ...e.data }));
+    const sorted = (xs: unknown) => [...(xs as string[])].sort();
+    expect(steps.map((s) => s.kind)).toEqual(['sccs', 'descend', 'sccs', 'replace', 'replace']);
+    expect(sorted(steps[1].scc)).toEqual(['%p1', '%p2', '%p3', '%q']);
+    expect(sorted(steps[1].outer)).toEqual(['%a', '%n']);
+    expect(sorted(steps[1].inner)).toEqual(['%p2', '%p3', '%q']);
+    // operands first: {p2, p3} before q, which uses them
+    expect((steps[2].sccs as string[][]).map((c) => [...c].sort())).toEqual([['%p2', '%p3'], ['%q']]);
+    expect([sorted(steps[3].scc), steps[3].replacement]).toEqual([['%p2', '%p3'], '%p1']);
+    expect([steps[4].scc, steps[4].replacement]).toEqual([['%q'], '%p1']);
+    expect(ev.at(-1)!.text).toMatch(/%n = add i32 %p1, 1/);
+  });
+});

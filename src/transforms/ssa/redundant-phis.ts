@@ -21,6 +21,7 @@ import { Opcode } from '../../ir/opcodes.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import type { PassInfo } from '../../pm/registry.js';
+import type { RedundantPhiTracer } from './redundant-phis-trace.js';
 
 export interface RedundantPhiStats {
   /** Phis removed as members of a redundant SCC (of two or more phis). */
@@ -120,7 +121,7 @@ function phiSCCs(set: readonly Instruction[], mark: number, s: PhiGraphScratch):
  * Removes redundant phi SCCs (and trivial single phis) among `phis` (default: every phi of
  * `fn`). Returns what was removed.
  */
-export function removeRedundantPhis(fn: Function, phis?: readonly Instruction[]): RedundantPhiStats {
+export function removeRedundantPhis(fn: Function, phis?: readonly Instruction[], trace: RedundantPhiTracer | null = null): RedundantPhiStats {
   const stats: RedundantPhiStats = { redundant: 0, trivial: 0 };
   let set: Instruction[];
   if (phis !== undefined) set = phis.filter((p) => p.parent !== null && p.op === Opcode.Phi);
@@ -133,6 +134,7 @@ export function removeRedundantPhis(fn: Function, phis?: readonly Instruction[])
   let mark = 0;
   // the recursion of Algorithm 5 as an explicit stack of SCC lists
   const tasks: { sccs: Instruction[][]; next: number }[] = [{ sccs: phiSCCs(set, ++mark, s), next: 0 }];
+  if (trace !== null) trace.sccs(set, tasks[0].sccs, 0);
   while (tasks.length > 0) {
     const t = tasks[tasks.length - 1];
     if (t.next >= t.sccs.length) {
@@ -160,13 +162,15 @@ export function removeRedundantPhis(fn: Function, phis?: readonly Instruction[])
     }
     if (!several) {
       const v = first ?? UndefValue.get(scc[0].type);
+      if (trace !== null) trace.replace(scc, v, tasks.length - 1);
       for (const p of scc) p.replaceAllUsesWith(v);
       for (const p of scc) p.eraseFromParent();
       if (scc.length === 1) stats.trivial++;
       else stats.redundant += scc.length;
     } else if (inner.length > 0 && inner.length < scc.length) {
       tasks.push({ sccs: phiSCCs(inner, ++mark, s), next: 0 });
-    }
+      if (trace !== null) trace.descend(scc, inner, tasks[tasks.length - 1].sccs, tasks.length - 1);
+    } else if (trace !== null) trace.keep(scc, inner, tasks.length - 1);
   }
   return stats;
 }
