@@ -95,3 +95,23 @@ describe("Braun et al.'s Algorithm 5 (redundant phi SCCs)", () => {
     expect(ev.at(-1)!.text).toMatch(/%n = add i32 %p1, 1/);
   });
 });
+
+describe('--ssa=braun runs Algorithm 5 itself (§3.2-3.3)', () => {
+  it('the swap of two copies leaves no phi; Cytron pruned keeps two, Algorithm 5 on them leaves none', async () => {
+    const { removeRedundantPhis } = await import('../../src/transforms/ssa/redundant-phis.js');
+    const { promoteMemoryToRegister } = await import('../../src/transforms/ssa/mem2reg.js');
+    const { computeDominators } = await import('../../src/analysis/dominators.js');
+    const src = readFileSync(join(FIX, 'braun-swap.sy'), 'utf8');
+    const count = (m: import('../../src/ir/module.js').Module) => m.definedFunctions().flatMap((f) => f.instructions()).filter((i) => i.opcodeName === 'phi').length;
+    for (const fold of [true, false]) {
+      const r = compileSysY(src, 'braun-swap.sy', { ssa: 'braun', fold });
+      expect(count(r.module!)).toBe(0);
+      expect(r.stats!.phisCreated).toBe(r.stats!.phisRemoved);
+    }
+    const m = compileSysY(src, 'braun-swap.sy', { ssa: 'alloca' }).module!;
+    const f = m.definedFunctions()[0];
+    promoteMemoryToRegister(f, computeDominators(f), { placement: 'pruned' });
+    expect(count(m)).toBe(2);
+    expect(removeRedundantPhis(f)).toEqual({ redundant: 2, trivial: 0 });
+  });
+});
