@@ -15,6 +15,9 @@ import { type FrontierAlgorithm, frontierOfTree } from './frontier.js';
 import { iteratedDominanceFrontier } from './idf.js';
 import { IDFCalculator } from './idf-calculator.js';
 import { LineTracer, type TraceEvent } from './trace.js';
+import { liveness } from './dataflow/liveness.js';
+import { reachingDefinitions } from './dataflow/reaching-definitions.js';
+import { availableExpressions } from './dataflow/available-expressions.js';
 
 export interface AnalysisTraceOptions {
   dom?: DominatorAlgorithm;
@@ -110,5 +113,21 @@ export function traceIdfEvents(fn: Function, algorithm: 'cytron' | 'sreedhar-gao
     if (calc !== null) calc.calculateFromFrontiers(frontiers!, Int32Array.from(s.blocks), s.blocks.length, null, 0, t);
     else iteratedDominanceFrontier(dt, s.blocks, null, { trace: t });
   }
+  return t.events;
+}
+
+/** A data-flow problem solved round by round (solver-trace.ts): liveness, reaching definitions or available expressions. */
+export function traceDataflowEvents(fn: Function, problem: 'liveness' | 'reaching-defs' | 'available-exprs'): TraceEvent[] {
+  const { t } = tracerFor(fn, problem);
+  const cfg = new CFG(fn);
+  const what = {
+    liveness: 'liveness (backward, union): in = use ∪ (out − def), out = ∪ in(succ) ∪ the phi operands on the edge; blocks in postorder',
+    'reaching-defs': 'reaching definitions of memory (forward, union): out = gen ∪ (in − kill), in = ∪ out(pred); blocks in reverse postorder',
+    'available-exprs': 'available expressions (forward, intersection): out = e_gen ∪ (in − e_kill), in = ∩ out(pred), ∅ at the entry; blocks in reverse postorder',
+  }[problem];
+  t.step('start', `${what}, on @${fn.name}; only blocks whose input changed are visited again`);
+  if (problem === 'liveness') liveness(cfg, t);
+  else if (problem === 'reaching-defs') reachingDefinitions(cfg, undefined, t);
+  else availableExpressions(cfg, undefined, t);
   return t.events;
 }

@@ -6,7 +6,7 @@
  */
 import type { Function } from '../ir/function.js';
 import type { TraceEvent } from '../analysis/trace.js';
-import { type AnalysisTraceOptions, traceDominatorsCHK, traceFrontierEvents, traceIdfEvents } from '../analysis/trace-analyses.js';
+import { type AnalysisTraceOptions, traceDataflowEvents, traceDominatorsCHK, traceFrontierEvents, traceIdfEvents } from '../analysis/trace-analyses.js';
 import { traceMem2RegEvents } from '../transforms/ssa/mem2reg-trace.js';
 import { traceSCCPEvents } from '../transforms/scalar/sccp-trace.js';
 import { traceLCMEvents } from '../transforms/scalar/pre-trace.js';
@@ -26,6 +26,9 @@ export const TRACES: readonly TraceInfo[] = [
   { name: 'df', description: 'dominance frontiers: the CHK runner walk, or with --df=cytron the DF_local/DF_up table', run: (fn, o) => traceFrontierEvents(fn, o) },
   { name: 'idf', description: "iterated dominance frontier by Cytron et al.'s worklist (Figure 11); --defs=B1,B2 or each alloca's store blocks", run: (fn, o) => traceIdfEvents(fn, 'cytron', o) },
   { name: 'idf-sg', description: "iterated dominance frontier by Sreedhar and Gao's dominator-subtree walk (LLVM's IDFCalculator)", run: (fn, o) => traceIdfEvents(fn, 'sreedhar-gao', o) },
+  { name: 'liveness', description: 'liveness by the bit-vector solver: every round, every block visited, its in and out sets', run: (fn) => traceDataflowEvents(fn, 'liveness') },
+  { name: 'reaching-defs', description: 'reaching definitions of memory (stores, allocas) by the bit-vector solver, round by round', run: (fn) => traceDataflowEvents(fn, 'reaching-defs') },
+  { name: 'available-exprs', description: 'available expressions by the bit-vector solver, round by round', run: (fn) => traceDataflowEvents(fn, 'available-exprs') },
   { name: 'mem2reg', description: 'mem2reg: phi placement per variable, then the renaming walk of the dominator tree (stacks, counters)', run: (fn) => traceMem2RegEvents(fn) },
   { name: 'braun', description: "Braun et al.'s construction: readVariable/readVariableRecursive, incomplete phis, sealBlock, tryRemoveTrivialPhi and its re-examination of users", run: (fn) => traceBraunEvents(fn) },
   { name: 'redundant-phis', description: "Braun et al.'s Algorithm 5: SCCs of the phi graph, their outer operands, replacement or descent into inner phis", run: (fn) => traceRedundantPhisEvents(fn) },

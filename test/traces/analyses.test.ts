@@ -120,3 +120,46 @@ describe('Sreedhar and Gao (idf-sg)', () => {
     expect(text.at(-1)).toBe('IDF = {B1, B3, B7}');
   });
 });
+
+describe('data-flow solver rounds', () => {
+  it('replay: the fixed point the trace reports is the analysis result (liveness, reaching definitions, available expressions)', async () => {
+    const { traceDataflowEvents } = await import('../../src/analysis/trace-analyses.js');
+    const { liveness } = await import('../../src/analysis/dataflow/liveness.js');
+    const { reachingDefinitions } = await import('../../src/analysis/dataflow/reaching-definitions.js');
+    const { availableExpressions } = await import('../../src/analysis/dataflow/available-expressions.js');
+    const { readdirSync } = await import('node:fs');
+    const { compileSysY } = await import('../../src/frontend/sysy/index.js');
+    const dir = join(__dirname, '../sysy');
+    let checked = 0;
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.sy')).sort().slice(0, 8)) {
+      for (const ssa of ['braun', 'alloca'] as const) {
+        const m = compileSysY(readFileSync(join(dir, file), 'utf8'), file, { ssa }).module!;
+        for (const fn of m.definedFunctions()) {
+          const cfg = new CFG(fn);
+          const names = blockNames(fn);
+          const fix = (p: 'liveness' | 'reaching-defs' | 'available-exprs') => {
+            const ev = traceDataflowEvents(fn, p);
+            const rounds = ev.filter((e) => e.kind === 'round').length;
+            const done = ev.at(-1)!;
+            expect(done.kind).toBe('fixpoint');
+            expect(done.data!.rounds).toBe(rounds);
+            // every visit is recorded, and the last visit of a block shows its final sets
+            expect(ev.filter((e) => e.kind === 'visit').length).toBe(done.data!.visits);
+            return done.data!.sets as Record<string, { in: string[]; out: string[] }>;
+          };
+          const live = liveness(cfg);
+          const ls = fix('liveness');
+          for (const b of cfg.order) expect(ls[names[b]].in.length).toBe(live.liveIn(b).length);
+          const rd = reachingDefinitions(cfg);
+          const rs = fix('reaching-defs');
+          for (const b of cfg.order) expect(rs[names[b]].out.length).toBe(rd.reachOut(b).length);
+          const av = availableExpressions(cfg);
+          const as = fix('available-exprs');
+          for (const b of cfg.order) expect(as[names[b]].in.length).toBe(av.in(b).length);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(8);
+  });
+});
