@@ -12,6 +12,7 @@ import { traceSCCPEvents } from '../transforms/scalar/sccp-trace.js';
 import { traceLCMEvents } from '../transforms/scalar/pre-trace.js';
 import { traceBraunEvents } from '../transforms/ssa/mem2reg-braun-trace.js';
 import { traceRedundantPhisEvents } from '../transforms/ssa/redundant-phis-trace.js';
+import { traceOutOfSSAEvents } from '../transforms/ssa/out-of-ssa-trace.js';
 
 export interface TraceOptions extends AnalysisTraceOptions {}
 
@@ -32,6 +33,7 @@ export const TRACES: readonly TraceInfo[] = [
   { name: 'mem2reg', description: 'mem2reg: phi placement per variable, then the renaming walk of the dominator tree (stacks, counters)', run: (fn) => traceMem2RegEvents(fn) },
   { name: 'braun', description: "Braun et al.'s construction: readVariable/readVariableRecursive, incomplete phis, sealBlock, tryRemoveTrivialPhi and its re-examination of users", run: (fn) => traceBraunEvents(fn) },
   { name: 'redundant-phis', description: "Braun et al.'s Algorithm 5: SCCs of the phi graph, their outer operands, replacement or descent into inner phis", run: (fn) => traceRedundantPhisEvents(fn) },
+  { name: 'out-of-ssa', description: 'out-of-SSA: the parallel copy on each edge and its sequentialization (a temporary per cycle)', run: (fn) => traceOutOfSSAEvents(fn) },
   { name: 'sccp', description: 'Wegman-Zadeck SCCP: lattice values, executable edges, FlowWorkList and SSAWorkList', run: (fn) => traceSCCPEvents(fn) },
   { name: 'lcm', description: 'lazy code motion: use/kill, the four data-flow problems round by round, the six sets, insertions and deletions', run: (fn) => traceLCMEvents(fn) },
 ];

@@ -164,3 +164,33 @@ describe('the registry', () => {
     void Opcode;
   });
 });
+
+describe('out-of-SSA parallel copies', () => {
+  it('the swap: the latch copy (x, y) <- (y, x) is a cycle, one temporary breaks it', async () => {
+    const { traceOutOfSSAEvents } = await import('../../src/transforms/ssa/out-of-ssa-trace.js');
+    const ev = traceOutOfSSAEvents(load('swap.ll'));
+    const pcs = ev.filter((e) => e.kind === 'parallel-copy').map((e) => [e.data!.dst, e.data!.src]);
+    expect(pcs).toEqual([
+      [['%x', '%y'], ['%a', '%b']],
+      [['%x', '%y'], ['%y', '%x']],
+    ]);
+    const seq = ev.filter((e) => e.kind === 'copy' || e.kind === 'save').map((e) => `${e.data!.dst}<-${e.data!.src}`);
+    expect(seq).toEqual(['%x<-%a', '%y<-%b', 't0<-%x', '%x<-%y', '%y<-t0']);
+  });
+
+  it('replay: running the traced steps of each edge computes the parallel copy (random permutations)', async () => {
+    const { sequentializeParallelCopy, runCopySteps } = await import('../../src/transforms/utils/parallel-copy.js');
+    for (let seed = 1; seed <= 200; seed++) {
+      let s = seed;
+      const rnd = (k: number) => ((s = (s * 1103515245 + 12345) % 2147483648), s % k);
+      const n = 1 + rnd(7);
+      const copies = Array.from({ length: n }, (_, d) => ({ dst: d, src: rnd(3) === 0 ? -1 - rnd(2) : rnd(n) }));
+      const seen: string[] = [];
+      const steps = sequentializeParallelCopy(copies, (st, why) => seen.push(`${st.op}:${why}`));
+      expect(seen.length).toBe(steps.length);
+      const init = Array.from({ length: n }, (_, k) => `v${k}`);
+      const out = runCopySteps(steps, init, ['o0', 'o1']);
+      expect(out).toEqual(copies.map((c) => (c.src >= 0 ? init[c.src] : ['o0', 'o1'][-1 - c.src])));
+    }
+  });
+});
