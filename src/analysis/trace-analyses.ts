@@ -10,6 +10,7 @@ import { Opcode } from '../ir/opcodes.js';
 import { functionSlots } from '../text/slots.js';
 import { CFG } from './cfg.js';
 import { idomsCHK } from './dominators-chk.js';
+import { idomsSemiNCA } from './dominators-seminca.js';
 import { type DominatorAlgorithm, computeDominators } from './dominators.js';
 import { type FrontierAlgorithm, frontierOfTree } from './frontier.js';
 import { iteratedDominanceFrontier } from './idf.js';
@@ -129,5 +130,18 @@ export function traceDataflowEvents(fn: Function, problem: 'liveness' | 'reachin
   if (problem === 'liveness') liveness(cfg, t);
   else if (problem === 'reaching-defs') reachingDefinitions(cfg, undefined, t);
   else availableExpressions(cfg, undefined, t);
+  return t.events;
+}
+
+/** Semi-NCA (Georgiadis 2005): semidominators in reverse preorder, then idoms by nearest common ancestor. */
+export function traceDominatorsSemiNCA(fn: Function): TraceEvent[] {
+  const { t, names } = tracerFor(fn, 'dom-seminca');
+  const cfg = new CFG(fn);
+  const dfs = cfg.dfs;
+  t.step('start', `dominators of @${fn.name} by Semi-NCA: DFS preorder ${Array.from(dfs.preorder, (b) => names[b]).join(' ')}; semidominators from the last node to the second`, [cfg.root]);
+  const idom = idomsSemiNCA(cfg, dfs, t);
+  const parts: string[] = [];
+  for (const b of cfg.order) if (idom[b] >= 0) parts.push(`idom(${names[b]}) = ${names[idom[b]]}`);
+  t.step('result', `dominator tree: ${parts.join(', ')}`);
   return t.events;
 }

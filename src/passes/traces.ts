@@ -6,7 +6,7 @@
  */
 import type { Function } from '../ir/function.js';
 import type { TraceEvent } from '../analysis/trace.js';
-import { type AnalysisTraceOptions, traceDataflowEvents, traceDominatorsCHK, traceFrontierEvents, traceIdfEvents } from '../analysis/trace-analyses.js';
+import { type AnalysisTraceOptions, traceDataflowEvents, traceDominatorsCHK, traceDominatorsSemiNCA, traceFrontierEvents, traceIdfEvents } from '../analysis/trace-analyses.js';
 import { traceMem2RegEvents } from '../transforms/ssa/mem2reg-trace.js';
 import { traceSCCPEvents } from '../transforms/scalar/sccp-trace.js';
 import { traceLCMEvents } from '../transforms/scalar/pre-trace.js';
@@ -24,6 +24,7 @@ export interface TraceInfo {
 
 export const TRACES: readonly TraceInfo[] = [
   { name: 'dom', description: "Cooper-Harvey-Kennedy iterative dominators: every round's intersections and Dom sets", run: (fn) => traceDominatorsCHK(fn) },
+  { name: 'dom-seminca', description: 'Semi-NCA dominators: semidominators in reverse DFS preorder, then each idom by climbing from the DFS parent', run: (fn) => traceDominatorsSemiNCA(fn) },
   { name: 'df', description: 'dominance frontiers: the CHK runner walk, or with --df=cytron the DF_local/DF_up table', run: (fn, o) => traceFrontierEvents(fn, o) },
   { name: 'idf', description: "iterated dominance frontier by Cytron et al.'s worklist (Figure 11); --defs=B1,B2 or each alloca's store blocks", run: (fn, o) => traceIdfEvents(fn, 'cytron', o) },
   { name: 'idf-sg', description: "iterated dominance frontier by Sreedhar and Gao's dominator-subtree walk (LLVM's IDFCalculator)", run: (fn, o) => traceIdfEvents(fn, 'sreedhar-gao', o) },
