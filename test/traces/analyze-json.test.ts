@@ -87,3 +87,20 @@ describe('analyze --json and docs/analyze.schema.json', () => {
     expect(errors).toEqual(['doc.functions[0]: missing availIn', 'doc.functions[0]: unexpected extra']);
   });
 });
+
+describe('dot --graph=cdg', () => {
+  it("Cytron et al.'s 12-node program: the edges are the control dependences of §6 (ENTRY for the augmented Entry)", async () => {
+    const { functionToDot } = await import('../../src/viz/dot.js');
+    const path = join(ROOT, 'test/analysis/fixtures/cytron.ll');
+    const fn = parseModule(readFileSync(path, 'utf8'), path).definedFunctions()[0];
+    const dot = functionToDot(fn, 'cdg');
+    const label = new Map([...dot.matchAll(/ (b\d+) \[shape=record, label="([^"]+)"\]/g)].map((m) => [m[1], m[2]]));
+    const deps: Record<string, string[]> = {};
+    for (const m of dot.matchAll(/ (b\d+|entry_) -> (b\d+);/g)) (deps[label.get(m[2])!] ??= []).push(m[1] === 'entry_' ? 'ENTRY' : label.get(m[1])!);
+    // the table of test/analysis/literature.test.ts (CYTRON_CDEPS), blocks that always run under ENTRY
+    expect(Object.fromEntries(Object.entries(deps).map(([k, v]) => [k, v.sort()]))).toEqual({
+      Entry: ['ENTRY'], N1: ['Entry'], N2: ['Entry', 'N12'], N3: ['N2'], N4: ['N3'], N5: ['N3'], N6: ['N2'], N7: ['N2'],
+      N8: ['Entry', 'N12'], N9: ['Entry', 'N11', 'N12'], N10: ['N9'], N11: ['Entry', 'N11', 'N12'], N12: ['Entry', 'N12'], Exit: ['ENTRY'],
+    });
+  });
+});
