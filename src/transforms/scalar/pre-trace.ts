@@ -16,7 +16,7 @@ import { SolverTracer, rowNames } from '../../analysis/dataflow/solver-trace.js'
 import { LineTracer, type TraceEvent } from '../../analysis/trace.js';
 import { printFunction, printInstruction } from '../../text/printer.js';
 import { functionSlots } from '../../text/slots.js';
-import { copyOfFunction } from '../ssa/mem2reg-trace.js';
+import { copyOfFunction } from '../utils/trace-copy.js';
 import { type LCMSets, type LCMTraceHooks, lazyCodeMotion } from './pre.js';
 
 /** `add i32 %b, %c` for `%x = add i32 %b, %c`. */

@@ -12,7 +12,7 @@ import { printFunction } from '../../text/printer.js';
 import { functionSlots } from '../../text/slots.js';
 import { BraunTracer } from '../utils/ssa-builder-trace.js';
 import { promoteMemoryToRegisterBraun } from './mem2reg-braun.js';
-import { blockNamesOf, copyOfFunction } from './mem2reg-trace.js';
+import { blockNamesOf, copyOfFunction } from '../utils/trace-copy.js';
 
 export function traceBraunEvents(fn: Function): TraceEvent[] {
   if (fn.isDeclaration()) throw new Error(`@${fn.name} is a declaration`);

@@ -8,28 +8,10 @@
 import type { Function } from '../../ir/function.js';
 import { LineTracer, type TraceEvent } from '../../analysis/trace.js';
 import { computeDominators } from '../../analysis/dominators.js';
-import { printFunction, printModule } from '../../text/printer.js';
-import { parseModule } from '../../text/parser.js';
-import { functionSlots } from '../../text/slots.js';
+import { printFunction } from '../../text/printer.js';
+import { blockNamesOf, copyOfFunction } from '../utils/trace-copy.js';
 import { type PromoteOptions, promoteMemoryToRegister } from './mem2reg.js';
 import { RenameTracer } from './mem2reg-rename-trace.js';
-
-/** A copy of `fn`'s module and the copy of `fn` in it. */
-export function copyOfFunction(fn: Function): Function {
-  const m = fn.parent;
-  if (m === null) throw new Error('trace: the function is not in a module');
-  const copy = parseModule(printModule(m), '<trace copy>');
-  const f = copy.functions.find((g) => g.name === fn.name);
-  if (f === undefined) throw new Error(`trace: @${fn.name} not found in the copy`);
-  return f;
-}
-
-export function blockNamesOf(fn: Function): string[] {
-  const slots = functionSlots(fn);
-  const names: string[] = [];
-  for (let b = fn.firstBlock; b !== null; b = b.next) names.push(slots.nameOf(b) ?? '?');
-  return names;
-}
 
 export function traceMem2RegEvents(fn: Function, opts: PromoteOptions = {}): TraceEvent[] {
   if (fn.isDeclaration()) throw new Error(`@${fn.name} is a declaration`);

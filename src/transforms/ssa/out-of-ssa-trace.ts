@@ -13,7 +13,7 @@ import { LineTracer, type TraceEvent, type Tracer } from '../../analysis/trace.j
 import { printFunction, printValue } from '../../text/printer.js';
 import { functionSlots } from '../../text/slots.js';
 import type { CopyStep, ParallelCopy } from '../utils/parallel-copy.js';
-import { blockNamesOf, copyOfFunction } from './mem2reg-trace.js';
+import { blockNamesOf, copyOfFunction } from '../utils/trace-copy.js';
 import { outOfSSA } from './out-of-ssa.js';
 
 export class OutOfSSATracer {

@@ -12,7 +12,7 @@ import type { Value } from '../../ir/value.js';
 import { LineTracer, type TraceEvent, type Tracer } from '../../analysis/trace.js';
 import { printFunction, printValue } from '../../text/printer.js';
 import { functionSlots } from '../../text/slots.js';
-import { blockNamesOf, copyOfFunction } from './mem2reg-trace.js';
+import { blockNamesOf, copyOfFunction } from '../utils/trace-copy.js';
 import { removeRedundantPhis } from './redundant-phis.js';
 
 export class RedundantPhiTracer {
