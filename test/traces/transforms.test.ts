@@ -10,7 +10,7 @@ import type { Function } from '../../src/ir/function.js';
 import { Opcode } from '../../src/ir/opcodes.js';
 import { parseModule, printFunction } from '../../src/text/index.js';
 import { functionSlots } from '../../src/text/slots.js';
-import { SCCPSolver } from '../../src/transforms/scalar/sccp.js';
+import { SCCPSolver } from '../../src/transforms/utils/sccp-solver.js';
 import { traceSCCPEvents } from '../../src/transforms/scalar/sccp-trace.js';
 import { traceLCMEvents } from '../../src/transforms/scalar/pre-trace.js';
 import { lazyCodeMotion } from '../../src/transforms/scalar/pre.js';

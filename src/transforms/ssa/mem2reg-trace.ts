@@ -2,7 +2,7 @@
  * `--trace=mem2reg`: mem2reg on a copy of the function, as events — per variable the
  * defining blocks, live-in blocks, IDF, what liveness pruned and where phis went (Cytron et
  * al.'s placement, §5.1), then the renaming walk of the dominator tree with the stacks and
- * counters of §5.2 (mem2reg-rename-trace.ts), then LLVM's clean-up of phis that merge one
+ * counters of §5.2 (transforms/utils/promote-rename-trace.ts), then LLVM's clean-up of phis that merge one
  * value with undef. The input function is not changed.
  */
 import type { Function } from '../../ir/function.js';
@@ -11,7 +11,7 @@ import { computeDominators } from '../../analysis/dominators.js';
 import { printFunction } from '../../text/printer.js';
 import { blockNamesOf, copyOfFunction } from '../utils/trace-copy.js';
 import { type PromoteOptions, promoteMemoryToRegister } from './mem2reg.js';
-import { RenameTracer } from './mem2reg-rename-trace.js';
+import { RenameTracer } from '../utils/promote-rename-trace.js';
 
 export function traceMem2RegEvents(fn: Function, opts: PromoteOptions = {}): TraceEvent[] {
   if (fn.isDeclaration()) throw new Error(`@${fn.name} is a declaration`);
