@@ -24,6 +24,8 @@ export { SourceError, RuntimeError } from './util/diagnostic.js';
 export { analyzeFunction, analyzeModule, selectFunctions, blockNames, reportToJson, reportToText, traceFrontier, traceIdf } from './analysis/report.js';
 export type { FunctionReport, LoopReport, AnalyzeOptions } from './analysis/report.js';
 export { traceMem2Reg } from './transforms/ssa/mem2reg.js';
+export { traceAlgorithm, traceNames, TRACES, type TraceInfo, type TraceOptions } from './passes/traces.js';
+export { traceToText, traceToJsonLines, type TraceEvent } from './analysis/trace.js';
 export { GRAPH_KINDS, functionToDot, cfgToDot, domTreeToDot, postDomTreeToDot, frontierToDot, loopsToDot } from './viz/dot.js';
 export type { GraphKind } from './viz/dot.js';
 export { renderSvg } from './viz/svg.js';

@@ -9,12 +9,14 @@
  * predecessors (idom still unset) are ignored.
  */
 import { DepthFirst, Graph } from './graph.js';
+import type { Tracer } from './trace.js';
+import { traceChkNode, traceChkRound, traceChkRoundStart } from './dominators-chk-trace.js';
 
 /**
  * Immediate dominators of the nodes reachable from `g.root`: `idom[v]` is a node id, -1 for the
  * root and for unreachable nodes.
  */
-export function idomsCHK(g: Graph, dfs: DepthFirst = new DepthFirst(g)): Int32Array {
+export function idomsCHK(g: Graph, dfs: DepthFirst = new DepthFirst(g), trace: Tracer | null = null): Int32Array {
   const n = g.n;
   const rpo = dfs.rpo;
   const post = dfs.post;
@@ -25,8 +27,11 @@ export function idomsCHK(g: Graph, dfs: DepthFirst = new DepthFirst(g)): Int32Ar
   if (rpo.length === 0) return idom;
   idom[root] = root;
   let changed = true;
+  let round = 0;
   while (changed) {
     changed = false;
+    round++;
+    if (trace !== null) traceChkRoundStart(trace, rpo, round);
     for (let i = 1; i < rpo.length; i++) {
       const b = rpo[i];
       let newIdom = -1;
@@ -46,11 +51,13 @@ export function idomsCHK(g: Graph, dfs: DepthFirst = new DepthFirst(g)): Int32Ar
         }
         newIdom = f1;
       }
+      if (trace !== null) traceChkNode(trace, g, idom, b, newIdom);
       if (idom[b] !== newIdom) {
         idom[b] = newIdom;
         changed = true;
       }
     }
+    if (trace !== null) traceChkRound(trace, rpo, idom, root, round, changed);
   }
   idom[root] = -1;
   return idom;

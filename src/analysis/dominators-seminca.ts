@@ -12,9 +12,10 @@
  * path. `eval` keeps its own explicit stack, so deep paths cannot overflow the call stack.
  */
 import { DepthFirst, Graph } from './graph.js';
+import type { Tracer } from './trace.js';
 
 /** Immediate dominators (node ids; -1 for the root and unreachable nodes). */
-export function idomsSemiNCA(g: Graph, dfs: DepthFirst = new DepthFirst(g)): Int32Array {
+export function idomsSemiNCA(g: Graph, dfs: DepthFirst = new DepthFirst(g), trace: Tracer | null = null): Int32Array {
   const n = g.n;
   const count = dfs.count;
   const idom = new Int32Array(n).fill(-1);
@@ -76,13 +77,20 @@ export function idomsSemiNCA(g: Graph, dfs: DepthFirst = new DepthFirst(g)): Int
       if (su < s) s = su;
     }
     semi[i] = s;
+    if (trace !== null) trace.step('semi', `  sdom(${trace.name(w)}) = ${trace.name(vertex[s - 1])} (preorder ${i}: the lowest-numbered start of a path to it through higher numbers)`, [w, vertex[s - 1]], { node: trace.name(w), sdom: trace.name(vertex[s - 1]) });
   }
+  if (trace !== null) trace.step('phase', 'idoms in preorder: idom(w) = the nearest ancestor of parent(w) in the tree built so far whose number is <= sdom(w)');
 
   for (let i = 2; i <= count; i++) {
     const sdom = semi[i];
     let c = idomNum[i];
+    const parentNum = c;
     while (c > sdom) c = idomNum[c];
     idomNum[i] = c;
+    if (trace !== null) {
+      const w = vertex[i - 1];
+      trace.step('idom', `  idom(${trace.name(w)}) = ${trace.name(vertex[c - 1])} (climbing from parent ${trace.name(vertex[parentNum - 1])} to sdom ${trace.name(vertex[sdom - 1])} or above)`, [w, vertex[c - 1]], { node: trace.name(w), idom: trace.name(vertex[c - 1]) });
+    }
   }
   for (let i = 2; i <= count; i++) idom[vertex[i - 1]] = vertex[idomNum[i] - 1];
   return idom;

@@ -24,6 +24,7 @@
  */
 import type { DominatorTree } from './dominators.js';
 import type { Tracer } from './trace.js';
+import { traceCytronDf, traceCytronInit, traceCytronJoin, traceCytronTake } from './idf-cytron-trace.js';
 
 export interface IdfOptions {
   trace?: Tracer;
@@ -246,6 +247,9 @@ export class IDFCalculator {
           }
           this.result[out++] = y;
           if (defStamp[y] !== epoch) {
+            // walked from here on: popped as a root later, its subtree must not be walked
+            // again by a shallower root (the "walked at most once" invariant)
+            walked[y] = epoch;
             hs = this.push(hs, y, ly * scale + dfsIn[y]);
             if (trace !== null) trace.log(`  edge ${trace.name(x)} -> ${trace.name(y)}: level ${ly} <= ${rootLevel}, add ${trace.name(y)} to IDF and queue it`);
           } else if (trace !== null) {
@@ -272,7 +276,7 @@ export class IDFCalculator {
    * reads — nothing for a definition in the entry block, whose frontier is empty, while the
    * tree walk of `calculate` visits every block below each definition.
    */
-  calculateFromFrontiers(df: Frontiers, defs: Int32Array, nDefs: number, live: Int32Array | null, liveMark: number): number {
+  calculateFromFrontiers(df: Frontiers, defs: Int32Array, nDefs: number, live: Int32Array | null, liveMark: number, trace: Tracer | null = null): number {
     const depth = this.tree.depth;
     const defStamp = this.defStamp;
     const added = this.added;
@@ -289,10 +293,13 @@ export class IDFCalculator {
       defStamp[v] = epoch;
       work[sp++] = v;
     }
+    if (trace !== null) traceCytronInit(trace, epoch, work, sp);
     while (sp > 0) {
       const x = work[--sp];
+      if (trace !== null) traceCytronTake(trace, x, off, list, work, sp);
       for (let j = off[x], e = off[x + 1]; j < e; j++) {
         const y = list[j];
+        if (trace !== null) traceCytronJoin(trace, x, y, added[y] === epoch, live === null || live[y] === liveMark, defStamp[y] === epoch);
         if (added[y] === epoch) continue;
         added[y] = epoch;
         if (live !== null && live[y] !== liveMark) continue;
@@ -306,6 +313,7 @@ export class IDFCalculator {
       }
     }
     this.resultLength = out;
+    if (trace !== null) traceCytronDf(trace, this.result, out);
     return out;
   }
 

@@ -19,6 +19,12 @@
  *  - "irreducible": whether some cycle is not a natural loop (has several entries);
  *  - "liveIn"/"liveOut": SSA values live at block entry / exit, printed with `%` ("%x", "%7").
  *    Phi operands are live-out of the incoming block only; phi results are not live-in.
+ *  - "definitions": the memory definitions of reaching definitions (allocas and stores; see
+ *    dataflow/reaching-definitions.ts), each {"id": "d0", "block", "inst"} (the printed
+ *    instruction); "reachIn"/"reachOut": ids of the definitions reaching block entry / exit;
+ *  - "availIn"/"availOut": expressions (lexically equal pure instructions, printed without
+ *    their result: "add i32 %b, %c") available at block entry / exit.
+ * docs/analyze.schema.json is the JSON Schema of this document (checked by a test).
  */
 import type { Function } from '../ir/function.js';
 import type { Instruction } from '../ir/instruction.js';
@@ -29,12 +35,16 @@ import { functionSlots } from '../text/slots.js';
 import { CFG } from './cfg.js';
 import { controlDependence } from './control-dependence.js';
 import { liveness } from './dataflow/liveness.js';
+import { reachingDefinitions } from './dataflow/reaching-definitions.js';
+import { availableExpressions } from './dataflow/available-expressions.js';
+import { expressionNames } from './dataflow/solver-trace.js';
+import { printInstruction } from '../text/printer.js';
 import { DominatorAlgorithm, computeDominators } from './dominators.js';
 import { FrontierAlgorithm, frontierOfTree } from './frontier.js';
 import { iteratedDominanceFrontier } from './idf.js';
 import { findLoops } from './loops.js';
 import { postDominators } from './postdom.js';
-import { LineTracer } from './trace.js';
+import { traceFrontierEvents, traceIdfEvents } from './trace-analyses.js';
 
 export interface LoopReport {
   header: string;
@@ -57,6 +67,11 @@ export interface FunctionReport {
   irreducible: boolean;
   liveIn: Record<string, string[]>;
   liveOut: Record<string, string[]>;
+  definitions: { id: string; block: string; inst: string }[];
+  reachIn: Record<string, string[]>;
+  reachOut: Record<string, string[]>;
+  availIn: Record<string, string[]>;
+  availOut: Record<string, string[]>;
 }
 
 export interface AnalyzeOptions {
@@ -82,6 +97,9 @@ export function analyzeFunction(fn: Function, opts: AnalyzeOptions = {}): Functi
   const cd = controlDependence(cfg, { postDomTree: pdt, algorithm: opts.df });
   const li = findLoops(cfg, dt);
   const live = liveness(cfg);
+  const rd = reachingDefinitions(cfg);
+  const av = availableExpressions(cfg);
+  const exprs = expressionNames(av.universe.representatives);
   const lay = cfg.layoutIndex;
   const list = (ids: ArrayLike<number>): string[] => Array.from(ids).sort((a, b) => lay[a] - lay[b]).map((id) => names[id]);
   const valueName = (v: Value): string => '%' + (slots.nameOf(v) ?? '?');
@@ -99,7 +117,13 @@ export function analyzeFunction(fn: Function, opts: AnalyzeOptions = {}): Functi
     irreducible: li.irreducible,
     liveIn: {},
     liveOut: {},
+    definitions: rd.defs.map((d, k) => ({ id: `d${k}`, block: d.inst.parent === null ? '?' : names[d.inst.parent.id], inst: printInstruction(d.inst).trim() })),
+    reachIn: {},
+    reachOut: {},
+    availIn: {},
+    availOut: {},
   };
+  const defId = new Map(rd.defs.map((d, k) => [d, `d${k}`]));
   for (const id of cfg.order) {
     const nm = names[id];
     r.preds[nm] = list(cfg.predecessors(id));
@@ -111,6 +135,10 @@ export function analyzeFunction(fn: Function, opts: AnalyzeOptions = {}): Functi
     r.cdeps[nm] = list(cd.dependsOn(id));
     r.liveIn[nm] = live.liveIn(id).map(valueName);
     r.liveOut[nm] = live.liveOut(id).map(valueName);
+    r.reachIn[nm] = rd.reachIn(id).map((d) => defId.get(d)!);
+    r.reachOut[nm] = rd.reachOut(id).map((d) => defId.get(d)!);
+    r.availIn[nm] = av.in(id).map((e) => exprs[e]);
+    r.availOut[nm] = av.out(id).map((e) => exprs[e]);
   }
   for (const l of li.loops) {
     r.loops.push({
@@ -157,7 +185,9 @@ export function reportToJson(reports: FunctionReport[]): string {
     return (
       `{"name":${str(r.name)},"blocks":${arr(r.blocks)},"preds":${map(r.preds, arr)},"succs":${map(r.succs, arr)},` +
       `"idom":${map(r.idom, opt)},"df":${map(r.df, arr)},"ipdom":${map(r.ipdom, opt)},"cdeps":${map(r.cdeps, arr)},` +
-      `"loops":${loops},"irreducible":${r.irreducible},"liveIn":${map(r.liveIn, arr)},"liveOut":${map(r.liveOut, arr)}}`
+      `"loops":${loops},"irreducible":${r.irreducible},"liveIn":${map(r.liveIn, arr)},"liveOut":${map(r.liveOut, arr)},` +
+      `"definitions":[${r.definitions.map((d) => `{"id":${str(d.id)},"block":${str(d.block)},"inst":${str(d.inst)}}`).join(',')}],` +
+      `"reachIn":${map(r.reachIn, arr)},"reachOut":${map(r.reachOut, arr)},"availIn":${map(r.availIn, arr)},"availOut":${map(r.availOut, arr)}}`
     );
   });
   return `{"functions":[${fns.join(',\n')}]}\n`;
@@ -175,74 +205,29 @@ export function reportToText(reports: FunctionReport[]): string {
       out.push(`  ${b.padEnd(w)}  preds ${set(r.preds[b])}  succs ${set(r.succs[b])}`);
       out.push(`  ${''.padEnd(w)}  idom ${r.idom[b] ?? '-'}  df ${set(r.df[b])}  ipdom ${r.ipdom[b] ?? '<exit>'}  cdeps ${set(r.cdeps[b])}`);
       out.push(`  ${''.padEnd(w)}  live-in ${set(r.liveIn[b])}  live-out ${set(r.liveOut[b])}`);
+      out.push(`  ${''.padEnd(w)}  reach-in ${set(r.reachIn[b])}  reach-out ${set(r.reachOut[b])}  avail-in ${set(r.availIn[b])}  avail-out ${set(r.availOut[b])}`);
     }
     if (r.loops.length === 0) out.push('  loops: none');
     for (const l of r.loops) {
       out.push(`  ${'  '.repeat(l.depth)}loop ${l.header} (depth ${l.depth}${l.parent === null ? '' : `, in loop ${l.parent}`}): blocks ${set(l.blocks)}, latches ${set(l.latches)}`);
     }
     out.push(`  irreducible: ${r.irreducible ? 'yes' : 'no'}`);
+    for (const d of r.definitions) out.push(`  ${d.id}: ${d.inst} (in ${d.block})`);
   }
   return out.join('\n') + '\n';
 }
 
 // ---- traces -------------------------------------------------------------------------------
 
-/** The dominance-frontier algorithm, step by step. */
+/** The dominance-frontier algorithm, step by step (lines of src/analysis/trace-analyses.ts). */
 export function traceFrontier(fn: Function, opts: AnalyzeOptions = {}): string[] {
-  const names = blockNames(fn);
-  const cfg = new CFG(fn);
-  const dt = computeDominators(cfg, { algorithm: opts.dom });
-  const alg = opts.df ?? 'runner';
-  const t = new LineTracer((v) => names[v] ?? '<exit>');
-  t.log(`dominance frontiers of @${fn.name} by the ${alg === 'runner' ? 'Cooper-Harvey-Kennedy runner walk' : 'Cytron et al. bottom-up DF_local/DF_up walk'}`);
-  const idoms = Array.from(cfg.order).filter((b) => dt.idom[b] >= 0).map((b) => `idom(${names[b]}) = ${names[dt.idom[b]]}`);
-  t.log(`dominator tree rooted at ${names[cfg.root]}: ${idoms.join(', ')}`);
-  const df = frontierOfTree(dt, { algorithm: alg, trace: t });
-  t.log('result:');
-  for (const b of cfg.order) t.log(`  DF(${names[b]}) = {${Array.from(df.get(b)).sort((x, y) => cfg.layoutIndex[x] - cfg.layoutIndex[y]).map((x) => names[x]).join(', ')}}`);
-  return t.lines;
+  return traceFrontierEvents(fn, opts).map((e) => e.text);
 }
 
 /**
- * The iterated dominance frontier, step by step, for the given definition blocks (names);
- * without them, for every alloca of the function, the blocks that store to it (the
- * blocks mem2reg would place phis for).
+ * The iterated dominance frontier by Sreedhar and Gao, step by step (the `idf-sg` trace;
+ * src/analysis/trace-analyses.ts has both algorithms).
  */
 export function traceIdf(fn: Function, defs?: string[], opts: AnalyzeOptions = {}): string[] {
-  const names = blockNames(fn);
-  const cfg = new CFG(fn);
-  const dt = computeDominators(cfg, { algorithm: opts.dom });
-  const t = new LineTracer((v) => names[v] ?? '<exit>');
-  const byName = new Map<string, number>();
-  for (const id of cfg.order) byName.set(names[id], id);
-  const sets: { label: string; blocks: number[] }[] = [];
-  if (defs !== undefined && defs.length > 0) {
-    const ids = defs.map((d) => {
-      const k = d.startsWith('%') ? d.slice(1) : d;
-      const id = byName.get(k);
-      if (id === undefined) throw new Error(`--defs: no block named '${d}' in @${fn.name} (blocks: ${Array.from(cfg.order, (b) => names[b]).join(', ')})`);
-      return id;
-    });
-    sets.push({ label: `blocks {${defs.join(', ')}}`, blocks: ids });
-  } else {
-    const slots = functionSlots(fn);
-    for (let b = fn.firstBlock; b !== null; b = b.next) {
-      for (let i = b.first; i !== null; i = i.next) {
-        if (i.op !== Opcode.Alloca) continue;
-        const blocks: number[] = [];
-        for (let u = i.firstUse; u !== null; u = u.next) {
-          const user = u.user as Instruction;
-          if (user.op === Opcode.Store && u.index === 1 && user.parent !== null && !blocks.includes(user.parent.id)) blocks.push(user.parent.id);
-        }
-        if (blocks.length > 0) sets.push({ label: `stores to %${slots.nameOf(i)}`, blocks: blocks.sort((x, y) => cfg.layoutIndex[x] - cfg.layoutIndex[y]) });
-      }
-    }
-    if (sets.length === 0) throw new Error(`@${fn.name} has no allocas with stores: give the definition blocks with --defs=b1,b2`);
-  }
-  for (const s of sets) {
-    t.log(`IDF of ${s.label} in @${fn.name}: definition blocks {${s.blocks.map((b) => names[b]).join(', ')}}`);
-    iteratedDominanceFrontier(dt, s.blocks, null, { trace: t });
-    t.log('');
-  }
-  return t.lines;
+  return traceIdfEvents(fn, 'sreedhar-gao', { ...opts, defs }).map((e) => e.text);
 }

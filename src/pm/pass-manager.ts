@@ -13,7 +13,7 @@
 import { writeDiagnostics } from '../platform/index.js';
 import type { Function } from '../ir/function.js';
 import type { Module } from '../ir/module.js';
-import { printModule } from '../text/printer.js';
+import { printFunction, printModule } from '../text/printer.js';
 import type { Analysis, FunctionAnalysisManagerLike, FunctionPass, ModulePass, Pass, PassContext, Preserved } from './pass.js';
 import { printsIR, StandardInstrumentations, unitName, type AnalysisObserver, type PrintOptions } from './instrumentation.js';
 import { assert } from '../util/assert.js';

@@ -196,10 +196,18 @@ describe('the built CLI', () => {
     expect(r.stdout).toContain('DF(B7) = {B3}');
     r = spawnSync(process.execPath, [cli, 'analyze', join(FIX, 'textbook.ll'), '--trace=df', '--df=cytron'], { encoding: 'utf8' });
     expect(r.stdout).toContain('DF(B5): local {} up {B3 (from B7)} => {B3}');
-    r = spawnSync(process.execPath, [cli, 'analyze', join(FIX, 'cytron.ll'), '--trace=idf', '--defs=N3,N7'], { encoding: 'utf8' });
+    r = spawnSync(process.execPath, [cli, 'analyze', join(FIX, 'cytron.ll'), '--trace=idf-sg', '--defs=N3,N7'], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('pop N3');
     expect(r.stdout).toMatch(/IDF = \{N2, N8, Exit\}|IDF = \{N8, N2, Exit\}/);
+    // --trace=idf is Cytron et al.'s worklist over frontiers (Figure 11)
+    r = spawnSync(process.execPath, [cli, 'analyze', join(FIX, 'cytron.ll'), '--trace=idf', '--defs=N3,N7'], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('take N3 from W');
+    expect(r.stdout).toMatch(/φ-nodes placed in \{(N2|N8|Exit), (N2|N8|Exit), (N2|N8|Exit)\}/);
+    r = spawnSync(process.execPath, [cli, 'analyze', join(FIX, 'cytron.ll'), '--trace=idf', '--defs=N3,N7', '--trace-json'], { encoding: 'utf8' });
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(events.every((e) => e.algorithm === 'idf' && typeof e.text === 'string' && Array.isArray(e.blocks))).toBe(true);
     r = spawnSync(process.execPath, [cli, 'analyze', join(FIX, 'cytron.ll'), '--trace=idf', '--defs=Nope'], { encoding: 'utf8' });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("no block named 'Nope'");

@@ -11,6 +11,8 @@ import { CFG } from '../cfg.js';
 import { BitMatrix } from './bitset.js';
 import { ExpressionUniverse, lexicalExpressions } from './expressions.js';
 import { BitSolution, solve } from './solver.js';
+import type { Tracer } from '../trace.js';
+import { expressionNames, solverTracerFor } from './solver-trace.js';
 
 export class ExpressionSets {
   constructor(
@@ -67,10 +69,11 @@ export function localExpressionSets(cfg: CFG, u: ExpressionUniverse, backward: b
   return { gen, kill };
 }
 
-export function availableExpressions(fn: Function | CFG, universe?: ExpressionUniverse): ExpressionSets {
+export function availableExpressions(fn: Function | CFG, universe?: ExpressionUniverse, trace: Tracer | null = null): ExpressionSets {
   const cfg = fn instanceof CFG ? fn : new CFG(fn);
   const u = universe ?? lexicalExpressions(cfg.fn);
   const { gen, kill } = localExpressionSets(cfg, u, false);
-  const sol = solve(cfg, { direction: 'forward', meet: 'intersection', bits: u.size, gen, kill });
+  const hook = trace === null ? null : solverTracerFor(trace, cfg, 'available expressions', expressionNames(u.representatives));
+  const sol = solve(cfg, { direction: 'forward', meet: 'intersection', bits: u.size, gen, kill, trace: hook });
   return new ExpressionSets(cfg, u, sol);
 }

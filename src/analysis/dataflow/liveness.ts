@@ -18,6 +18,8 @@ import { CFG } from '../cfg.js';
 import { ValueNumbering } from '../numbering.js';
 import { BitMatrix } from './bitset.js';
 import { BitSolution, solve } from './solver.js';
+import type { Tracer } from '../trace.js';
+import { solverTracerFor, valueNames } from './solver-trace.js';
 
 export class Liveness {
   constructor(
@@ -56,7 +58,7 @@ export class Liveness {
   }
 }
 
-export function liveness(fn: Function | CFG): Liveness {
+export function liveness(fn: Function | CFG, trace: Tracer | null = null): Liveness {
   const cfg = fn instanceof CFG ? fn : new CFG(fn);
   const f = cfg.fn;
   const vn = new ValueNumbering(f);
@@ -88,6 +90,7 @@ export function liveness(fn: Function | CFG): Liveness {
       if (d >= 0) kill.set(id, d);
     }
   }
-  const sol = solve(cfg, { direction: 'backward', meet: 'union', bits, gen, kill, meetGen });
+  const hook = trace === null ? null : solverTracerFor(trace, cfg, 'liveness', valueNames(cfg, vn.values));
+  const sol = solve(cfg, { direction: 'backward', meet: 'union', bits, gen, kill, meetGen, trace: hook });
   return new Liveness(cfg, vn, sol);
 }

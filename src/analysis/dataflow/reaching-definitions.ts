@@ -20,6 +20,16 @@ import { CFG } from '../cfg.js';
 import { InstructionNumbering } from '../numbering.js';
 import { BitMatrix } from './bitset.js';
 import { BitSolution, solve } from './solver.js';
+import type { Tracer } from '../trace.js';
+import { printInstruction } from '../../text/printer.js';
+import { functionSlots } from '../../text/slots.js';
+import { solverTracerFor } from './solver-trace.js';
+
+/** `d3: store i32 1, ptr %x (in B2)`: the definitions by number, for traces. */
+function definitionNames(cfg: CFG, defs: readonly Definition[]): string[] {
+  const slots = functionSlots(cfg.fn);
+  return defs.map((d, k) => `d${k}: ${printInstruction(d.inst).trim()} (in ${d.inst.parent === null ? '?' : (slots.nameOf(d.inst.parent) ?? '?')})`);
+}
 
 export interface Definition {
   inst: Instruction;
@@ -98,7 +108,7 @@ export class ReachingDefinitions {
   }
 }
 
-export function reachingDefinitions(fn: Function | CFG, defs?: Definition[]): ReachingDefinitions {
+export function reachingDefinitions(fn: Function | CFG, defs?: Definition[], trace: Tracer | null = null): ReachingDefinitions {
   const cfg = fn instanceof CFG ? fn : new CFG(fn);
   const f = cfg.fn;
   const given = defs ?? memoryDefinitions(f).defs;
@@ -132,6 +142,7 @@ export function reachingDefinitions(fn: Function | CFG, defs?: Definition[]): Re
       gen.set(id, d);
     }
   }
-  const sol = solve(cfg, { direction: 'forward', meet: 'union', bits, gen, kill });
+  const hook = trace === null ? null : solverTracerFor(trace, cfg, 'reaching definitions', definitionNames(cfg, ordered));
+  const sol = solve(cfg, { direction: 'forward', meet: 'union', bits, gen, kill, trace: hook });
   return new ReachingDefinitions(cfg, ordered, sol, num, defOfInst, locStart);
 }

@@ -32,6 +32,14 @@ export interface BitProblem {
   meetGen?: BitMatrix | null;
   /** Contribution of the virtual entry (forward) / exit (backward) edge; default ∅. */
   boundary?: Uint32Array | null;
+  /** Told every block visit (solver-trace.ts); absent or null: no cost. */
+  trace?: SolverVisitHook | null;
+}
+
+/** Receives the solver's rounds and block visits, with the sets after the visit. */
+export interface SolverVisitHook {
+  visit(round: number, block: number, inM: BitMatrix, outM: BitMatrix, changed: boolean): void;
+  done(rounds: number, visits: number, inM: BitMatrix, outM: BitMatrix): void;
 }
 
 export interface BitSolution {
@@ -86,8 +94,11 @@ export function solve(cfg: CFG, p: BitProblem): BitSolution {
   const tmp = new Uint32Array(w);
   let visits = 0;
   let again = true;
+  const hook = p.trace ?? null;
+  let round = 0;
   while (again) {
     again = false;
+    round++;
     for (let i = 0; i < order.length; i++) {
       const b = order[i];
       if (!dirty[b]) continue;
@@ -129,6 +140,7 @@ export function solve(cfg: CFG, p: BitProblem): BitSolution {
           changed = true;
         }
       }
+      if (hook !== null) hook.visit(round, b, inM, outM, changed);
       if (changed) {
         for (let j = nextOff[b]; j < nextOff[b + 1]; j++) {
           const s = next[j];
@@ -140,6 +152,7 @@ export function solve(cfg: CFG, p: BitProblem): BitSolution {
       }
     }
   }
+  if (hook !== null) hook.done(round, visits, inM, outM);
   return { in: inM, out: outM, visits };
 }
 

@@ -1,12 +1,13 @@
 /**
  * `ssakit analyze FILE.ll`: CFG, dominators, frontiers, post-dominators, control dependence,
- * loops and liveness of every defined function, as JSON (`--json`) or text; `--trace=df|idf|mem2reg`
- * prints the frontier / IDF / phi-placement algorithm step by step. Wiring only: see src/analysis/report.ts.
+ * loops and liveness of every defined function, as JSON (`--json`) or text; `--trace=NAME`
+ * prints an algorithm step by step (src/passes/traces.ts lists them), `--trace-json` as JSON lines. Wiring only: see src/analysis/report.ts.
  */
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { analyzeModule, reportToJson, reportToText, selectFunctions, traceFrontier, traceIdf } from '../../analysis/report.js';
-import { traceMem2Reg } from '../../transforms/ssa/mem2reg.js';
+import { analyzeModule, reportToJson, reportToText, selectFunctions } from '../../analysis/report.js';
+import { traceToJsonLines, traceToText } from '../../analysis/trace.js';
+import { TRACES, traceAlgorithm, traceNames } from '../../passes/traces.js';
 import { parseModule } from '../../text/parser.js';
 import { CliError, loadedSources, readInput, writeOutput, rejectSourceLanguage } from '../common.js';
 
@@ -15,7 +16,8 @@ interface AnalyzeFlags {
   dom: 'chk' | 'seminca';
   df: 'runner' | 'cytron';
   json?: boolean;
-  trace?: 'df' | 'idf' | 'mem2reg';
+  trace?: string;
+  traceJson?: boolean;
   defs?: string;
   output?: string;
 }
@@ -29,8 +31,11 @@ export function register(program: Command): void {
     .addOption(new Option('--dom <algorithm>', 'dominator algorithm').choices(['chk', 'seminca']).default('seminca'))
     .addOption(new Option('--df <algorithm>', 'dominance frontier algorithm').choices(['runner', 'cytron']).default('runner'))
     .option('--json', 'one JSON document instead of text')
-    .addOption(new Option('--trace <what>', 'print the frontier (df), iterated frontier (idf) or phi placement (mem2reg) algorithm step by step').choices(['df', 'idf', 'mem2reg']))
-    .option('--defs <blocks>', 'with --trace=idf: comma-separated definition blocks (default: the store blocks of each alloca)')
+    .addOption(
+      new Option('--trace <algorithm>', `print an algorithm step by step: ${TRACES.map((t) => `${t.name} (${t.description})`).join('; ')}`).choices(traceNames()),
+    )
+    .option('--trace-json', 'with --trace: one JSON event per line ({algorithm, kind, text, blocks, data}) instead of text')
+    .option('--defs <blocks>', 'with --trace=idf or idf-sg: comma-separated definition blocks (default: the store blocks of each alloca)')
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .action((file: string, flags: AnalyzeFlags) => {
       rejectSourceLanguage(file);
@@ -44,15 +49,9 @@ export function register(program: Command): void {
           if (fns.length !== 1) {
             throw new Error(`--trace needs one function: pass --function NAME (defined: ${fns.map((f) => '@' + f.name).join(', ') || 'none'})`);
           }
-          const opts = { dom: flags.dom, df: flags.df };
-          if (flags.trace === 'mem2reg') out = traceMem2Reg(fns[0]);
-          else {
-            const lines =
-              flags.trace === 'df'
-                ? traceFrontier(fns[0], opts)
-                : traceIdf(fns[0], flags.defs === undefined ? undefined : flags.defs.split(',').map((s) => s.trim()).filter((s) => s !== ''), opts);
-            out = lines.join('\n') + '\n';
-          }
+          const defs = flags.defs === undefined ? undefined : flags.defs.split(',').map((s) => s.trim()).filter((s) => s !== '');
+          const events = traceAlgorithm(flags.trace, fns[0], { dom: flags.dom, df: flags.df, defs });
+          out = flags.traceJson ? traceToJsonLines(events) : traceToText(events);
         } else {
           const reports = analyzeModule(m, { dom: flags.dom, df: flags.df, functionName: flags.function });
           out = flags.json ? reportToJson(reports) : reportToText(reports);

@@ -82,7 +82,7 @@ export function register(program: Command): void {
     const m = compileSysYOrThrow(text, name, opts, (s) => {
       if (flags.stats) {
         writeStderr(
-          `functions: ${s.functions}\nphis created: ${s.phisCreated}\nphis removed (trivial or folded): ${s.phisRemoved}\n` +
+          `functions: ${s.functions}\nphis created: ${s.phisCreated}\nphis removed (trivial, folded or redundant SCCs): ${s.phisRemoved}\n` +
             `values folded on the fly: ${s.folded}\nlocal CSE hits: ${s.cseHits}\n`,
         );
       }

@@ -1,5 +1,5 @@
 /**
- * `ssakit dot FILE.ll --function NAME --graph=cfg|domtree|postdomtree|df|loops`: Graphviz DOT
+ * `ssakit dot FILE.ll --function NAME --graph=cfg|domtree|postdomtree|df|loops|cdg`: Graphviz DOT
  * of one function, or SVG with `--svg` (rendered in-process by @viz-js/viz). Wiring only:
  * see src/viz/.
  */
@@ -21,7 +21,7 @@ interface DotFlags {
 export function register(program: Command): void {
   program
     .command('dot')
-    .description('write a Graphviz graph of a function: its CFG, dominator or post-dominator tree, frontiers, or loops')
+    .description('write a Graphviz graph of a function: its CFG, dominator or post-dominator tree, frontiers, loops, or control-dependence graph (cdg)')
     .argument('<file>', 'LLVM IR text file (.ll), or - for stdin')
     .option('--function <name>', 'the function to draw (required when the module defines several)')
     .addOption(new Option('--graph <kind>', 'what to draw').choices([...GRAPH_KINDS]).default('cfg'))

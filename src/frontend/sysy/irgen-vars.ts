@@ -32,6 +32,7 @@ import type { Argument, Value } from '../../ir/value.js';
 import { simplifyPhiValues } from '../../analysis/instsimplify.js';
 import { UndefValue } from '../../ir/constants.js';
 import { SSABuilder } from '../../transforms/utils/ssa-builder.js';
+import { removeRedundantPhis } from '../../transforms/ssa/redundant-phis.js';
 import type { AssignedSet } from './assigned.js';
 import type { VarDecl } from './ast.js';
 
@@ -103,6 +104,8 @@ export interface BraunStats {
   phisCreated: number;
   phisRemovedTrivial: number;
   phisRemovedByHook: number;
+  /** Removed by Algorithm 5 at the end of the function (redundant SCCs, §3.2). */
+  phisRemovedRedundant: number;
 }
 
 const DIRECT = -1;
@@ -119,6 +122,9 @@ export class BraunVars implements VarModel {
   /** Per block id: where the structured statement that `bb` joins began, and what it assigns (see `join`). */
   private readonly joinStart: (BasicBlock | undefined)[] = [];
   private readonly joinAssigned: (readonly number[] | undefined)[] = [];
+  /** The builder's phis, for Algorithm 5 at the end. */
+  private readonly phis: Instruction[] = [];
+  private removedRedundant = 0;
 
   /** `statements`: the size of the function body, to size the builder's tables once. */
   constructor(
@@ -137,7 +143,7 @@ export class BraunVars implements VarModel {
       const start = this.joinStart[bb.id];
       return start !== undefined && !this.joinAssigned[bb.id]!.includes(this.declOf[v]) ? start : null;
     };
-    this.ssa = new SSABuilder(h.fn, { simplifyPhi: hook, shortcut, expectedDefinitions: 2 * statements });
+    this.ssa = new SSABuilder(h.fn, { simplifyPhi: hook, shortcut, expectedDefinitions: 2 * statements, onPhiCreated: (phi) => this.phis.push(phi) });
   }
 
   param(d: VarDecl, arg: Argument): void {
@@ -183,9 +189,17 @@ export class BraunVars implements VarModel {
     // every block must have been sealed, or some phi would miss operands
     const open = this.ssa.unsealedBlocks();
     if (open.length > 0) throw new Error(`internal error: IR generation left ${open.length} block(s) unsealed in @${this.h.fn.name}`);
+    // Trivial-phi removal leaves webs of phis that only carry one value (copies such as a
+    // swap of two equal variables): Braun et al.'s Algorithm 5 removes them, so the result
+    // is minimal SSA by itself (§3.2-3.3), without a separate redundant-phis pass.
+    const live = this.phis.filter((p) => p.parent !== null);
+    if (live.length > 0) {
+      const st = removeRedundantPhis(this.h.fn, live);
+      this.removedRedundant += st.redundant + st.trivial;
+    }
   }
 
   get stats(): BraunStats {
-    return this.ssa.stats;
+    return { ...this.ssa.stats, phisRemovedRedundant: this.removedRedundant };
   }
 }

@@ -396,7 +396,7 @@ class FunctionGen implements VarHost {
     if (this.vars instanceof BraunVars) {
       const s = this.vars.stats;
       st.phisCreated += s.phisCreated;
-      st.phisRemoved += s.phisRemovedTrivial + s.phisRemovedByHook;
+      st.phisRemoved += s.phisRemovedTrivial + s.phisRemovedByHook + s.phisRemovedRedundant;
       this.namePhis();
     }
     st.folded += this.values.folded;

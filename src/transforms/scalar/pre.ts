@@ -57,6 +57,17 @@ import { iteratedDominanceFrontier } from '../../analysis/idf.js';
 import { findLoops, type LoopInfo } from '../../analysis/loops.js';
 import type { PassContext } from '../../pm/pass.js';
 import { definePass, reportStats } from '../../pm/define-pass.js';
+import type { SolverVisitHook } from '../../analysis/dataflow/solver.js';
+
+/** What the LCM trace (pre-trace.ts) is told while lazy code motion runs. */
+export interface LCMTraceHooks {
+  local(cfg: CFG, expressions: Instruction[], use: BitMatrix, kill: BitMatrix, comp: BitMatrix): void;
+  solver(problem: string, expressions: Instruction[]): SolverVisitHook;
+  round(k: number): void;
+  sets(s: LCMSets): void;
+  /** A computation of expression e: `insert` at the start of its block, `keep` (defines t), or `redundant` (replaced by t). */
+  decide(what: 'insert' | 'redundant' | 'keep', i: Instruction, e: number): void;
+}
 import { splitEdge } from '../utils/basic-block-utils.js';
 
 /** Functions whose blocks × expressions exceed this are left alone (bit matrices would be huge). */
@@ -119,7 +130,7 @@ function reachesExit(cfg: CFG): Uint8Array {
 }
 
 /** Computes the LCM sets (no mutation). Returns null when the function is too large. */
-export function computeLCM(fn: Function, cfg: CFG = computeCFG(fn)): LCMSets | null {
+export function computeLCM(fn: Function, cfg: CFG = computeCFG(fn), trace: LCMTraceHooks | null = null): LCMSets | null {
   // (Each loop below is its own function: V8 optimizes small functions as they get hot,
   // where one big function of many loops was compiled on stack and thrown away again at
   // each loop it had not run yet, once per function PRE visited.)
@@ -141,23 +152,24 @@ export function computeLCM(fn: Function, cfg: CFG = computeCFG(fn)): LCMSets | n
   localSets(cfg, u, index, kill, use, comp);
 
   // anticipated: backward, intersection
-  const ant = solve(cfg, { direction: 'backward', meet: 'intersection', bits: E, gen: use, kill });
+  if (trace !== null) trace.local(cfg, reps, use, kill, comp);
+  const ant = solve(cfg, { direction: 'backward', meet: 'intersection', bits: E, gen: use, kill, trace: trace?.solver('anticipated', reps) });
   // available (LCM): forward, intersection; gen = comp ∪ (ant.in − kill)
   const avGen = new BitMatrix(n, E);
   rowsOrAndNot(cfg, avGen, comp, ant.in, kill, false);
-  const av = solve(cfg, { direction: 'forward', meet: 'intersection', bits: E, gen: avGen, kill });
+  const av = solve(cfg, { direction: 'forward', meet: 'intersection', bits: E, gen: avGen, kill, trace: trace?.solver('available', reps) });
   // earliest = ant.in − av.in (only reachable blocks matter)
   const earliest = new BitMatrix(n, E);
   rowsOrAndNot(cfg, earliest, null, ant.in, av.in, true);
   // postponable: forward, intersection; out = (earliest ∪ in) − use
   const postGen = new BitMatrix(n, E);
   rowsOrAndNot(cfg, postGen, null, earliest, use, false);
-  const post = solve(cfg, { direction: 'forward', meet: 'intersection', bits: E, gen: postGen, kill: use });
+  const post = solve(cfg, { direction: 'forward', meet: 'intersection', bits: E, gen: postGen, kill: use, trace: trace?.solver('postponable', reps) });
   const latest = latestSets(cfg, earliest, post.in, use);
   // used: backward, union; in = (use ∪ out) − latest
   const usedGen = new BitMatrix(n, E);
   rowsOrAndNot(cfg, usedGen, null, use, latest, false);
-  const used = solve(cfg, { direction: 'backward', meet: 'union', bits: E, gen: usedGen, kill: latest });
+  const used = solve(cfg, { direction: 'backward', meet: 'union', bits: E, gen: usedGen, kill: latest, trace: trace?.solver('used', reps) });
   return {
     cfg,
     expressions: reps,
@@ -437,13 +449,14 @@ function comesBefore(a: Instruction, b: Instruction): boolean {
   return false;
 }
 
-export function lazyCodeMotion(fn: Function, ctx?: PassContext): PREStats {
+export function lazyCodeMotion(fn: Function, ctx?: PassContext, trace: LCMTraceHooks | null = null): PREStats {
   const stats: PREStats = { inserted: 0, replaced: 0, splitKept: 0, skipped: 0 };
   // Rewriting one expression changes the operands of expressions built on it, so their
   // sets (computed for the old operands) are stale: they wait for the next round.
   for (let round = 0; round < 8; round++) {
     const split = splitCriticalEdges(fn);
-    const r = lcmRound(fn, stats);
+    if (trace !== null) trace.round(round + 1);
+    const r = lcmRound(fn, stats, trace);
     stats.splitKept += unsplit(split);
     if (!r) break;
   }
@@ -454,13 +467,14 @@ export function lazyCodeMotion(fn: Function, ctx?: PassContext): PREStats {
 }
 
 /** One round of LCM over all expressions whose operands are untouched; returns whether it changed anything. */
-function lcmRound(fn: Function, stats: PREStats): boolean {
+function lcmRound(fn: Function, stats: PREStats, trace: LCMTraceHooks | null): boolean {
   const cfg = computeCFG(fn);
-  const sets = computeLCM(fn, cfg);
+  const sets = computeLCM(fn, cfg, trace);
   if (sets === null) {
     stats.skipped++;
     return false;
   }
+  if (trace !== null) trace.sets(sets);
   const dt = computeDominators(cfg);
   const E = sets.expressions.length;
   const compsOf: Instruction[][] = Array.from({ length: E }, () => []);
@@ -492,6 +506,7 @@ function lcmRound(fn: Function, stats: PREStats): boolean {
       else defsIn.set(b, [c]);
     }
     if (redundant.length === 0) continue;
+    if (trace !== null) for (const d of defsIn.values()) trace.decide('keep', d[0], e);
     for (const b of cfg.rpo) {
       if (!sets.latest.get(b, e) || !sets.usedOut.get(b, e) || defsIn.has(b)) continue;
       const bb = cfg.blocks[b]!;
@@ -500,9 +515,11 @@ function lcmRound(fn: Function, stats: PREStats): boolean {
       bb.insertBefore(t, bb.firstNonPhi()!);
       defsIn.set(b, [t]);
       stats.inserted++;
+      if (trace !== null) trace.decide('insert', t, e);
     }
     const ssa = new TempSSA(cfg, dt, defsIn, rep.type, rep.name);
     for (const r of redundant) {
+      if (trace !== null) trace.decide('redundant', r, e);
       r.replaceAllUsesWith(ssa.valueAt(r));
       dirty.add(r);
       stats.replaced++;

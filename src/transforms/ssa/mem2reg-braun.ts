@@ -24,12 +24,15 @@ import { Opcode } from '../../ir/opcodes.js';
 import { ValueKind } from '../../ir/value.js';
 import { definePass } from '../../pm/define-pass.js';
 import { SSABuilder } from '../utils/ssa-builder.js';
+import type { BraunTracer } from '../utils/ssa-builder-trace.js';
 import { addPoisonForUnreachablePredecessors, deleteAccess, emptyPromoteStats, promoteRepeatedly, removeIntrinsicUsers, runPromotion, type PromoteStats } from '../utils/promote-memory.js';
 import { simplifyPhisLikeLLVM } from '../utils/phi-simplify.js';
 
 export interface BraunPromoteOptions {
   /** LLVM's clean-up of phis merging one value and undef (default true). */
   simplifyPhis?: boolean;
+  /** Receives the construction step by step (mem2reg-braun-trace.ts). */
+  tracer?: BraunTracer | null;
 }
 
 /** Promotes `allocas` with the Braun builder over `fn`'s CFG; returns the phis left. */
@@ -73,7 +76,7 @@ export function promoteAllocasBraun(fn: Function, dt: DominatorTree, allocas: re
   // Braun caches a definition in every block a lookup passes: about three per access
   let accesses = 0;
   for (const ai of live) accesses += ai.numUses;
-  const ssa = new SSABuilder(fn, { predecessors: predsOf, onPhiCreated: (phi) => created.push(phi), expectedDefinitions: 3 * accesses });
+  const ssa = new SSABuilder(fn, { predecessors: predsOf, onPhiCreated: (phi) => created.push(phi), expectedDefinitions: 3 * accesses, tracer: opts.tracer ?? null });
   const varOf = new Int32Array(idBound).fill(-1);
   for (let v = 0; v < live.length; v++) {
     varOf[live[v].id] = ssa.declareVariable(live[v].auxType!, `${live[v].name}.`);
@@ -110,6 +113,7 @@ export function promoteAllocasBraun(fn: Function, dt: DominatorTree, allocas: re
   for (let k = 0; k < rpo.length; k++) {
     const b = rpo[k];
     const bb = cfg.blocks[b]!;
+    if (opts.tracer != null) opts.tracer.fill(bb);
     if (remaining[b] === 0) ssa.sealBlock(bb);
     for (let i = bb.first; i !== null; ) {
       const next: Instruction | null = i.next;

@@ -10,13 +10,13 @@ import { Instruction } from '../../ir/instruction.js';
 import { printFunction, printModule } from '../../text/printer.js';
 import { parseModule } from '../../text/parser.js';
 import { computeDominators } from '../../analysis/dominators.js';
-import { definePass } from '../../pm/define-pass.js';
+import { definePass, param } from '../../pm/define-pass.js';
 import { emptyPromoteStats, promoteRepeatedly, promoteStatCounts, runPromotion, type PromoteStats } from '../utils/promote-memory.js';
 import { assert } from '../../util/assert.js';
 
-import { promoteAllocas, type PromoteOptions } from '../utils/promote-allocas.js';
+import { promoteAllocas, type PhiPlacement, type PromoteOptions } from '../utils/promote-allocas.js';
 
-export { promoteAllocas, type PromoteOptions } from '../utils/promote-allocas.js';
+export { promoteAllocas, type PhiPlacement, type PromoteOptions } from '../utils/promote-allocas.js';
 
 /**
  * LLVM's mem2reg pass: promote the promotable entry-block allocas, again until none is left
@@ -52,7 +52,16 @@ export function traceMem2Reg(fn: Function): string {
 
 export const mem2regPass = definePass({
   name: 'mem2reg',
-  description: 'promote allocas to SSA registers (Cytron et al. with LLVM refinements)',
+  description: "promote allocas to SSA registers (Cytron et al. with LLVM's refinements); mem2reg<minimal|semi-pruned|pruned>: the textbook placement, no fast paths or clean-up",
   local: true,
-  run: (fn, ctx) => runPromotion(fn, ctx, (dt, allocas, stats) => promoteMemoryToRegister(fn, dt, { trace: ctx.trace }, stats, allocas), promoteStatCounts),
+  params: {
+    minimal: param.flag('minimal', false, "Cytron et al.'s minimal SSA: a phi in every block of the IDF of the stores"),
+    semiPruned: param.flag('semi-pruned', false, 'Briggs et al.: the whole IDF, only for variables live on entry to some block'),
+    pruned: param.flag('pruned', false, 'pruned SSA as the textbooks place it: the IDF where the variable is live-in, without LLVM’s fast paths and clean-up'),
+  },
+  run(fn, ctx, p) {
+    // no parameter: LLVM's mem2reg; one: that textbook placement
+    const placement: PhiPlacement | undefined = p.minimal ? 'minimal' : p.semiPruned ? 'semi-pruned' : p.pruned ? 'pruned' : undefined;
+    return runPromotion(fn, ctx, (dt, allocas, stats) => promoteMemoryToRegister(fn, dt, { trace: ctx.trace, placement }, stats, allocas), promoteStatCounts);
+  },
 });

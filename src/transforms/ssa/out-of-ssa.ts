@@ -38,12 +38,15 @@ import { definePass, reportStats } from '../../pm/define-pass.js';
 import { splitCriticalEdges } from '../utils/basic-block-utils.js';
 import { CopyStep, ParallelCopy, sequentializeNaively, sequentializeParallelCopy } from '../utils/parallel-copy.js';
 import { newLoad, newSlot, newStore } from './reg2mem.js';
+import type { OutOfSSATracer } from './out-of-ssa-trace.js';
 
 export interface OutOfSSAOptions {
   /** Demonstration only: emit each parallel copy in phi order (shows the swap problem). */
   naiveSequentialization?: boolean;
   /** Demonstration only: keep critical edges; copies go at the end of the predecessor (shows the lost-copy problem). */
   noEdgeSplitting?: boolean;
+  /** Receives each edge's parallel copy and its sequentialization (out-of-ssa-trace.ts). */
+  tracer?: OutOfSSATracer | null;
 }
 
 export interface OutOfSSAStats {
@@ -91,7 +94,9 @@ export function outOfSSA(fn: Function, opts: OutOfSSAOptions = {}): OutOfSSAStat
           copies.push({ dst: j, src: -outside.length });
         }
       }
-      const steps: CopyStep[] = opts.naiveSequentialization ? sequentializeNaively(copies) : sequentializeParallelCopy(copies);
+      const tr = opts.tracer ?? null;
+      if (tr !== null) tr.edge(p, b, phis, copies, outside);
+      const steps: CopyStep[] = opts.naiveSequentialization ? sequentializeNaively(copies) : sequentializeParallelCopy(copies, tr === null ? null : (s, why) => tr.step(s, why, phis, outside));
       const t = p.terminator();
       // at the top of b when p has other successors (then p is b's only predecessor); an
       // unsplittable critical edge (indirectbr) falls back to the end of p

@@ -12,6 +12,7 @@ import type { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
 import { definePass, reportStats } from '../../pm/define-pass.js';
 import { removeRedundantPhiWebs } from '../utils/phi-webs.js';
+import type { RedundantPhiTracer } from '../utils/phi-webs-trace.js';
 
 export interface RedundantPhiStats {
   /** Phis removed as members of a redundant SCC (of two or more phis). */
@@ -24,7 +25,7 @@ export interface RedundantPhiStats {
  * Removes redundant phi SCCs (and trivial single phis) among `phis` (default: every phi of
  * `fn`). Returns what was removed.
  */
-export function removeRedundantPhis(fn: Function, phis?: readonly Instruction[]): RedundantPhiStats {
+export function removeRedundantPhis(fn: Function, phis?: readonly Instruction[], trace: RedundantPhiTracer | null = null): RedundantPhiStats {
   const stats: RedundantPhiStats = { redundant: 0, trivial: 0 };
   let set: Instruction[];
   if (phis !== undefined) set = phis.filter((p) => p.parent !== null && p.op === Opcode.Phi);
@@ -34,6 +35,7 @@ export function removeRedundantPhis(fn: Function, phis?: readonly Instruction[])
   }
   removeRedundantPhiWebs(fn, set, {
     undef: 'value',
+    trace,
     replace(scc, v) {
       for (const p of scc) p.replaceAllUsesWith(v);
       for (const p of scc) p.eraseFromParent();

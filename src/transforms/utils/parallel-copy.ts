@@ -30,7 +30,10 @@ export interface ParallelCopy {
  */
 export type CopyStep = { op: 'copy'; dst: number; src: number } | { op: 'save'; temp: number; src: number } | { op: 'restore'; dst: number; temp: number };
 
-export function sequentializeParallelCopy(copies: readonly ParallelCopy[]): CopyStep[] {
+/** Told each emitted step and why (the trace of out-of-SSA); null: no cost. */
+export type CopyStepHook = (step: CopyStep, why: 'ready' | 'cycle') => void;
+
+export function sequentializeParallelCopy(copies: readonly ParallelCopy[], onStep: CopyStepHook | null = null): CopyStep[] {
   const out: CopyStep[] = [];
   // dense scratch indexed by location number
   let maxLoc = -1;
@@ -71,6 +74,7 @@ export function sequentializeParallelCopy(copies: readonly ParallelCopy[]): Copy
         if (w >= 0) out.push({ op: 'copy', dst: b, src: w });
         else out.push({ op: 'restore', dst: b, temp: -1 - w });
       }
+      if (onStep !== null) onStep(out[out.length - 1], 'ready');
       pending[b] = 0;
       nPending--;
       if (a >= 0 && --readers[a] === 0 && pending[a]) ready.push(a);
@@ -81,6 +85,7 @@ export function sequentializeParallelCopy(copies: readonly ParallelCopy[]): Copy
     const b = pendingList[scan];
     const t = temps++;
     out.push({ op: 'save', temp: t, src: b });
+    if (onStep !== null) onStep(out[out.length - 1], 'cycle');
     where[b] = -1 - t;
     readers[b] = 0;
     ready.push(b);

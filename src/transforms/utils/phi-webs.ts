@@ -23,6 +23,7 @@ import type { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { stronglyConnectedComponents } from '../../analysis/scc.js';
+import type { RedundantPhiTracer } from './phi-webs-trace.js';
 
 export interface PhiWebOptions {
   /**
@@ -35,6 +36,8 @@ export interface PhiWebOptions {
   undef: 'value' | 'ignored';
   /** Replaces every phi of `web` (all still in place) by `v`. */
   replace(web: readonly Instruction[], v: Value): void;
+  /** Receives every SCC and decision (phi-webs-trace.ts); null: no cost. */
+  trace?: RedundantPhiTracer | null;
 }
 
 /** Per-instruction-id scratch for the phi graph. */
@@ -82,6 +85,8 @@ export function removeRedundantPhiWebs(fn: Function, phis: readonly Instruction[
   const ignoreUndef = opts.undef === 'ignored';
   // the recursion of Algorithm 5 as an explicit stack of SCC lists
   const tasks: { sccs: Instruction[][]; next: number }[] = [{ sccs: phiSCCs(phis, s), next: 0 }];
+  const trace = opts.trace ?? null;
+  if (trace !== null) trace.sccs(phis, tasks[0].sccs, 0);
   while (tasks.length > 0) {
     const t = tasks[tasks.length - 1];
     if (t.next >= t.sccs.length) {
@@ -113,10 +118,17 @@ export function removeRedundantPhiWebs(fn: Function, phis: readonly Instruction[
       if (isInner) inner.push(p);
     }
     if (!several) {
-      if (!ignoreUndef) opts.replace(scc, outer ?? UndefValue.get(scc[0].type));
-      else if (outer !== null && (!sawUndef || outer.kind >= ValueKind.ConstantInt || outer.kind === ValueKind.Argument)) opts.replace(scc, outer);
+      if (!ignoreUndef) {
+        const v = outer ?? UndefValue.get(scc[0].type);
+        if (trace !== null) trace.replace(scc, v, tasks.length - 1);
+        opts.replace(scc, v);
+      } else if (outer !== null && (!sawUndef || outer.kind >= ValueKind.ConstantInt || outer.kind === ValueKind.Argument)) {
+        if (trace !== null) trace.replace(scc, outer, tasks.length - 1);
+        opts.replace(scc, outer);
+      } else if (trace !== null) trace.keep(scc, inner, tasks.length - 1);
     } else if (inner.length > 0 && inner.length < scc.length) {
       tasks.push({ sccs: phiSCCs(inner, s), next: 0 });
-    }
+      if (trace !== null) trace.descend(scc, inner, tasks[tasks.length - 1].sccs, tasks.length - 1);
+    } else if (trace !== null) trace.keep(scc, inner, tasks.length - 1);
   }
 }

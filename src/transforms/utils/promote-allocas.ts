@@ -43,6 +43,7 @@ import { IDFCalculator, type Frontiers } from '../../analysis/idf.js';
 import { grow, growU8, renameAlongDominatorTree, scratch } from './promote-rename.js';
 import { simplifyPhisLikeLLVM } from './phi-simplify.js';
 import { convertDeclaresAtStores, type DeclareMap, valuesAtPhi } from './debug-info.js';
+import type { RenameTracer } from './promote-rename-trace.js';
 import { addPoisonForUnreachablePredecessors, deleteAccess, emptyPromoteStats, removeIntrinsicUsers, type PromoteStats } from './promote-memory.js';
 
 export interface PromoteOptions {
@@ -53,7 +54,21 @@ export interface PromoteOptions {
   simplifyPhis?: boolean;
   /** Receives a step-by-step explanation (the `--trace=mem2reg` teaching view). */
   trace?: ((line: string) => void) | null;
+  /**
+   * The textbook placements (Cytron et al. 1991; Briggs, Cooper, Harvey and Simpson 1998):
+   * 'pruned' (the IDF of the storing blocks where the variable is live-in), 'semi-pruned'
+   * (the whole IDF, but only for variables live on entry to some block), 'minimal' (the whole
+   * IDF of every variable). With a placement there are no fast paths and no clean-up, so
+   * every placed phi stays (dead ones too). Without one (default): LLVM's mem2reg — pruned
+   * placement plus its fast paths (a load not dominated by the only store of a constant
+   * takes that constant) and the undef clean-up.
+   */
+  placement?: PhiPlacement;
+  /** Receives the renaming walk step by step (promote-rename-trace.ts). */
+  renameTrace?: RenameTracer | null;
 }
+
+export type PhiPlacement = 'pruned' | 'semi-pruned' | 'minimal';
 
 /**
  * Whether `v` can never be poison, judged without context (LLVM's isGuaranteedNotToBePoison
@@ -295,10 +310,11 @@ class AllocaPromotion {
     }
     if (S.nStores[v] === 0) return this.promoteNeverStoredAlloca(v);
     let remainingFromSingleStore = false;
-    if (S.nStores[v] === 1) {
+    const llvm = this.opts.placement === undefined;
+    if (llvm && S.nStores[v] === 1) {
       if (this.rewriteSingleStoreAlloca(v)) return;
       remainingFromSingleStore = true;
-    } else if (S.nBlocks[v] === 1 && !(S.accStore[S.head[v]] === 0)) {
+    } else if (llvm && S.nBlocks[v] === 1 && !(S.accStore[S.head[v]] === 0)) {
       return this.promoteSingleBlockAlloca(v);
     }
     const nDefs = this.computeLiveInBlocks(v, remainingFromSingleStore);
@@ -423,6 +439,8 @@ class AllocaPromotion {
       }
     }
     if (this.trace !== null) this.seeds = Array.from(work.subarray(0, sp));
+    // semi-pruned: a variable never live on entry to a block is block-local, it needs no phi
+    this.local = sp === 0;
     while (sp > 0) {
       const b = work[--sp];
       if (liveMark[b] === mark) continue;
@@ -441,6 +459,8 @@ class AllocaPromotion {
 
   /** For the trace: the blocks whose first access is a load (computeLiveInBlocks' seeds). */
   private seeds: number[] = [];
+  /** Whether the variable computeLiveInBlocks looked at is live on entry to no block. */
+  private local = false;
 
   /** Phis for variable v at the IDF of its defining blocks, where v is live-in (pruned SSA). */
   private placePhis(v: number, nDefs: number, remainingFromSingleStore: boolean): void {
@@ -457,7 +477,13 @@ class AllocaPromotion {
       this.frontiers = this.idf.frontiers();
     }
     const idf = this.idf;
-    const m = idf.calculateFromFrontiers(this.frontiers!, defs, nDefs, liveMark, mark);
+    const placement = this.opts.placement ?? 'pruned';
+    const m =
+      placement === 'pruned'
+        ? idf.calculateFromFrontiers(this.frontiers!, defs, nDefs, liveMark, mark)
+        : placement === 'semi-pruned' && this.local
+          ? 0
+          : idf.calculateFromFrontiers(this.frontiers!, defs, nDefs, null, 0);
     const phiBlocks = idf.result.slice(0, m);
     phiBlocks.sort((a, b) => layoutIndex[a] - layoutIndex[b]);
     if (trace !== null) {
@@ -473,9 +499,11 @@ class AllocaPromotion {
       trace(`  blocks whose first access is a load: ${nm(this.seeds)}; live-in blocks: ${nm(liveList)}`);
       const full = idf.calculateFromFrontiers(this.frontiers!, defs, nDefs, null, 0);
       const fullList = Array.from(idf.result.subarray(0, full));
-      const pruned = fullList.filter((b) => liveMark[b] !== mark);
+      const notLive = fullList.filter((b) => liveMark[b] !== mark);
       trace(`  IDF of the defining blocks: ${nm(fullList)}`);
-      if (pruned.length > 0) trace(`  pruned (variable not live-in, the phi would be dead): ${nm(pruned)}`);
+      if (placement === 'pruned' && notLive.length > 0) trace(`  pruned (variable not live-in, the phi would be dead): ${nm(notLive)}`);
+      if (placement === 'minimal') trace('  minimal SSA: a phi in every block of the IDF, live or not');
+      else if (placement === 'semi-pruned') trace(this.local ? '  semi-pruned SSA: never live on entry to a block (block-local), no phis' : '  semi-pruned SSA: live on entry to some block, a phi in every block of the IDF');
       trace(`  phis placed in: ${nm(phiBlocks)}`);
     }
     const type = ai.auxType!;
@@ -504,7 +532,11 @@ class AllocaPromotion {
     const S = scratch;
     const { fn, dt, live, V, stats, trace, newPhis } = this;
     const { varOf, general, accInst } = S;
-    if (this.nGeneral > 0) renameAlongDominatorTree(fn, dt, live, varOf, this.idBound, general, newPhis, this.newPhiVar, this.firstNewId);
+    if (this.nGeneral > 0) {
+      const rt = this.opts.renameTrace ?? null;
+      if (rt !== null) rt.start(live, general);
+      renameAlongDominatorTree(fn, dt, live, varOf, this.idBound, general, newPhis, this.newPhiVar, this.firstNewId, rt);
+    }
     // leave the shared arrays clean: varOf at -1, no references to deleted instructions
     for (let v = 0; v < V; v++) varOf[this.liveIds[v]] = -1;
     accInst.fill(null, 0, this.nAcc);
@@ -518,7 +550,7 @@ class AllocaPromotion {
     }
 
     let remaining: Instruction[] = newPhis;
-    if (this.opts.simplifyPhis !== false && newPhis.length > 0) {
+    if (this.opts.simplifyPhis !== false && this.opts.placement === undefined && newPhis.length > 0) {
       remaining = simplifyPhisLikeLLVM(newPhis, dt, (phi, r) => {
         stats.phisRemoved++;
         if (trace !== null) trace(`the phi of ${this.phiOwner!.get(phi)} in ${this.bname(phi.parent!)} merges ${r.kind === ValueKind.Undef ? 'only undef' : `only ${this.vname(r)} (ignoring itself and undef; ${this.vname(r)} dominates it)`}: replaced`);

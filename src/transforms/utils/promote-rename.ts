@@ -14,6 +14,7 @@ import { Opcode } from '../../ir/opcodes.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { IDFCalculator } from '../../analysis/idf.js';
 import { deleteAccess } from './promote-memory.js';
+import type { RenameTracer } from './promote-rename-trace.js';
 
 /** Growable Int32Array. */
 export function grow(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
@@ -99,6 +100,7 @@ export function renameAlongDominatorTree(
   newPhis: readonly Instruction[],
   newPhiVar: readonly number[],
   firstNewId: number,
+  rt: RenameTracer | null = null,
 ): void {
   const cfg = dt.cfg!;
   const S = scratch;
@@ -126,6 +128,7 @@ export function renameAlongDominatorTree(
       const t = stackBlock[sp - 1];
       if (dfsIn[t] <= dfsIn[b] && dfsOut[b] <= dfsOut[t]) break;
       const mk = stackMark[sp - 1];
+      if (rt !== null) rt.leave(cfg.blocks[t]!, Array.from(logVar.subarray(mk, logLen)), dt.depth[t]);
       while (logLen > mk) {
         logLen--;
         cur[logVar[logLen]] = logVal[logLen];
@@ -136,6 +139,7 @@ export function renameAlongDominatorTree(
     stackMark[sp] = logLen;
     sp++;
     const bb = cfg.blocks[b]!;
+    if (rt !== null) rt.enter(bb, dt.depth[b]);
     for (let i = bb.first; i !== null; ) {
       const next: Instruction | null = i.next;
       const op = i.op;
@@ -148,6 +152,7 @@ export function renameAlongDominatorTree(
             logVar[logLen] = v;
             logVal[logLen++] = cur[v];
             cur[v] = i;
+            if (rt !== null) rt.define(v, i, 'phi', bb, dt.depth[b]);
           }
         }
       } else if (op === Opcode.Load || op === Opcode.Store) {
@@ -156,12 +161,15 @@ export function renameAlongDominatorTree(
           const pid = (p as Instruction).id;
           const v = pid >= 0 && pid < idBound ? varOf[pid] : -1;
           if (v >= 0 && general[v] && live[v] === p) {
-            if (op === Opcode.Load) i.replaceAllUsesWith(cur[v]);
-            else {
+            if (op === Opcode.Load) {
+              if (rt !== null) rt.use(v, i, cur[v], bb, dt.depth[b]);
+              i.replaceAllUsesWith(cur[v]);
+            } else {
               if (logLen === logVar.length) S.logVar = logVar = grow(logVar, logLen + 1);
               logVar[logLen] = v;
               logVal[logLen++] = cur[v];
               cur[v] = i.ops[0].value;
+              if (rt !== null) rt.define(v, cur[v], 'store', bb, dt.depth[b]);
             }
             deleteAccess(i);
           }
@@ -178,8 +186,17 @@ export function renameAlongDominatorTree(
         const rel = p.id - firstNewId;
         if (rel < 0 || rel >= phiSpan) continue;
         const v = phiVar[rel];
-        if (v >= 0) p.addIncoming(cur[v], bb);
+        if (v >= 0) {
+          if (rt !== null) rt.fill(v, p, cur[v], bb, sb, dt.depth[b]);
+          p.addIncoming(cur[v], bb);
+        }
       }
+    }
+  }
+  if (rt !== null) {
+    for (let end = logLen; sp > 0; sp--) {
+      rt.leave(cfg.blocks[stackBlock[sp - 1]]!, Array.from(logVar.subarray(stackMark[sp - 1], end)), dt.depth[stackBlock[sp - 1]]);
+      end = stackMark[sp - 1];
     }
   }
   logVal.length = 0;

@@ -35,6 +35,7 @@ import { Value, ValueKind } from '../../ir/value.js';
 import { simplifyInstruction, simplifyWithOperands } from '../../analysis/instsimplify.js';
 import type { PassContext } from '../../pm/pass.js';
 import { reportStats } from '../../pm/define-pass.js';
+import type { SCCPTracer } from './sccp-solver-trace.js';
 
 /** The lattice: top (no information yet) -> constant -> overdefined. */
 export const TOP = 0;
@@ -52,6 +53,8 @@ export class SCCPSolver {
   private readonly ssaWork: Instruction[] = [];
   private readonly n: number;
   private readonly blocks: (BasicBlock | null)[];
+  /** Receives every step when set (sccp-solver-trace.ts); null: no cost. */
+  tracer: SCCPTracer | null = null;
 
   constructor(readonly fn: Function) {
     this.n = fn.blockIdBound;
@@ -90,6 +93,7 @@ export class SCCPSolver {
     this.markBlock(entry);
     for (;;) {
       this.drain();
+      if (this.tracer !== null) this.tracer.fixpoint();
       if (!this.resolveUndefBranches()) break;
     }
   }
@@ -100,11 +104,13 @@ export class SCCPSolver {
       while (this.flowWork.length > 0) {
         const key = this.flowWork.pop()!;
         const to = this.blocks[key % n]!;
+        if (this.tracer !== null) this.tracer.popEdge(this.blocks[(key - (key % n)) / n]!, to, this.executable[to.id] === 1);
         if (!this.executable[to.id]) this.markBlock(to);
         else for (let i = to.first; i !== null && i.op === Opcode.Phi; i = i.next) this.visit(i);
       }
       while (this.ssaWork.length > 0) {
         const v = this.ssaWork.pop()!;
+        if (this.tracer !== null) this.tracer.popValue(v, this);
         for (let u = v.firstUse; u !== null; u = u.next) {
           const user = u.user as Instruction;
           if (user.kind !== ValueKind.Instruction || user.parent === null || user.parent.parent !== this.fn) continue;
@@ -116,6 +122,7 @@ export class SCCPSolver {
 
   private markBlock(bb: BasicBlock): void {
     this.executable[bb.id] = 1;
+    if (this.tracer !== null) this.tracer.block(bb);
     for (let i = bb.first; i !== null; i = i.next) this.visit(i);
   }
 
@@ -125,6 +132,7 @@ export class SCCPSolver {
     if (this.edges.has(key)) return;
     this.edges.add(key);
     this.flowWork.push(key);
+    if (this.tracer !== null) this.tracer.edge(from, to);
   }
 
   private markOver(i: Instruction): void {
@@ -132,6 +140,7 @@ export class SCCPSolver {
     this.state[i.id] = OVER;
     this.value[i.id] = null;
     this.ssaWork.push(i);
+    if (this.tracer !== null) this.tracer.lattice(i, null);
   }
 
   private markConst(i: Instruction, c: Constant): void {
@@ -144,6 +153,7 @@ export class SCCPSolver {
     this.state[i.id] = CONST;
     this.value[i.id] = c;
     this.ssaWork.push(i);
+    if (this.tracer !== null) this.tracer.lattice(i, c);
   }
 
   private visit(i: Instruction): void {

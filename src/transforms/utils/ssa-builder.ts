@@ -52,6 +52,7 @@ import { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
 import type { Type } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
+import type { BraunTracer } from './ssa-builder-trace.js';
 
 export interface SSABuilderOptions {
   /** The predecessors of a block, one entry per CFG edge (default: read from the branches in the IR). */
@@ -75,6 +76,8 @@ export interface SSABuilderOptions {
    * where the phi would be trivial (Brandis and Mössenböck, TOPLAS 1994).
    */
   shortcut?: ((block: BasicBlock, variable: number) => BasicBlock | null) | null;
+  /** Receives every step of the construction (ssa-builder-trace.ts); null: no cost. */
+  tracer?: BraunTracer | null;
 }
 
 export interface SSABuilderStats {
@@ -112,6 +115,7 @@ export class SSABuilder {
   private readonly hook: ((phi: Instruction, builder: SSABuilder) => Value | null) | null;
   private readonly onPhiCreated: ((phi: Instruction, variable: number) => void) | null;
   private readonly shortcut: ((block: BasicBlock, variable: number) => BasicBlock | null) | null;
+  private readonly tracer: BraunTracer | null;
 
   // definition table: open addressing on (variable, block id)
   private keyVar: Int32Array;
@@ -151,6 +155,7 @@ export class SSABuilder {
     this.hook = opts.simplifyPhi ?? null;
     this.onPhiCreated = opts.onPhiCreated ?? null;
     this.shortcut = opts.shortcut ?? null;
+    this.tracer = opts.tracer ?? null;
     let cap = 64; // grows by rehashing; a small start keeps a builder per small function cheap
     const want = 2 * (opts.expectedDefinitions ?? 0);
     while (cap < want) cap *= 2;
@@ -186,9 +191,15 @@ export class SSABuilder {
     return this.types[variable];
   }
 
+  /** The name given to `declareVariable` (`v<number>` when none). */
+  variableName(variable: number): string {
+    return this.names[variable] || `v${variable}`;
+  }
+
   /** Records that `variable` holds `value` at the (current) end of `block`. */
   writeVariable(variable: number, block: BasicBlock, value: Value): void {
     this.checkVariable(variable);
+    if (this.tracer !== null) this.tracer.write(this, variable, block, value);
     this.setDef(variable, this.blockId(block), value);
   }
 
@@ -196,9 +207,12 @@ export class SSABuilder {
   readVariable(variable: number, block: BasicBlock): Value {
     this.checkVariable(variable);
     const d = this.lookup(variable, this.blockId(block));
+    if (this.tracer !== null) this.tracer.read(this, variable, block, d === null ? null : this.resolve(d));
     if (d !== null) return d;
     const base = this.nFrames;
-    return this.drive(base, this.descend(variable, block));
+    const r = this.drive(base, this.descend(variable, block));
+    if (this.tracer !== null) this.tracer.readDone(this, variable, block, r);
+    return r;
   }
 
   /** Declares that every predecessor of `block` is known; completes its incomplete phis. */
@@ -209,11 +223,15 @@ export class SSABuilder {
     this.predCache[id] = undefined;
     let e = this.incHead[id];
     this.incHead[id] = -1;
-    if (e < 0) return;
+    if (e < 0) {
+      if (this.tracer !== null) this.tracer.seal(this, block, [], this.predsOf(block));
+      return;
+    }
     const preds = this.predsOf(block);
     // the list is newest first; complete in creation order for readable output
     const pending: number[] = [];
     for (; e >= 0; e = this.incNext[e]) pending.push(e);
+    if (this.tracer !== null) this.tracer.seal(this, block, pending.map((en) => this.incPhi[en]).reverse(), preds);
     for (let k = pending.length - 1; k >= 0; k--) {
       const en = pending[k];
       const phi = this.incPhi[en];
@@ -258,13 +276,16 @@ export class SSABuilder {
       }
       let byHook = false;
       if (!trivial) {
-        if (this.hook === null) continue;
-        const r = this.hook(p, this);
-        if (r === null || r === p) continue;
+        const r = this.hook === null ? null : this.hook(p, this);
+        if (r === null || r === p) {
+          if (this.tracer !== null) this.tracer.notTrivial(this, p);
+          continue;
+        }
         same = r;
         byHook = true;
       }
       if (same === null) same = UndefValue.get(p.type);
+      if (this.tracer !== null) this.tracer.trivial(this, p, same, byHook);
       for (let u = p.firstUse; u !== null; u = u.next) {
         const user = u.user as Instruction;
         if (user !== p && user.kind === ValueKind.Instruction && user.op === Opcode.Phi) work.push(user);
@@ -339,6 +360,7 @@ export class SSABuilder {
       const d = this.lookup(variable, id);
       if (d !== null) {
         r = d;
+        if (this.tracer !== null && blk !== block) this.tracer.found(this, variable, blk, this.resolve(d));
         break;
       }
       if (this.shortcut !== null && this.visit[id] !== epoch) {
@@ -355,12 +377,14 @@ export class SSABuilder {
         this.addIncomplete(id, variable, phi);
         this.setDef(variable, id, phi);
         r = phi;
+        if (this.tracer !== null) this.tracer.incomplete(this, variable, blk, phi);
         break;
       }
       const preds = this.predsOf(blk);
       if (preds.length === 0) {
         r = UndefValue.get(this.types[variable]);
         this.setDef(variable, id, r);
+        if (this.tracer !== null) this.tracer.undef(this, variable, blk);
         break;
       }
       let single = true;
@@ -373,6 +397,7 @@ export class SSABuilder {
       }
       if (single && this.visit[id] !== epoch) {
         this.visit[id] = epoch;
+        if (this.tracer !== null) this.tracer.single(this, variable, blk, p0);
         this.pushChain(blk);
         blk = p0;
         continue;
@@ -380,6 +405,7 @@ export class SSABuilder {
       // a join (or a cycle of single-predecessor blocks, broken here): phi first, operands next
       const phi = this.newPhi(variable, blk);
       this.setDef(variable, id, phi);
+      if (this.tracer !== null) this.tracer.join(this, variable, blk, phi, preds);
       this.pushFrame(phi, variable, blk, preds, chainStart, true);
       return null;
     }
@@ -394,6 +420,7 @@ export class SSABuilder {
       if (this.nFrames === base) return r!;
       const f = this.frames[this.nFrames - 1];
       if (r !== null) {
+        if (this.tracer !== null) this.tracer.operand(this, f.phi, this.resolve(r), f.preds[f.index]);
         f.phi.addIncoming(r, f.preds[f.index]);
         f.index++;
         r = null;
