@@ -70,6 +70,8 @@ import { Value, ValueKind } from '../../ir/value.js';
 import { isKnownNonNegative, simplifyInstruction } from '../../analysis/instsimplify.js';
 import { CFGAnalysis, DominatorTreeAnalysis } from '../../pm/analyses.js';
 import { phiDominanceQuery } from '../scalar/instsimplify.js';
+import { foldTruncByEvaluation, foldZExtByEvaluation } from './evaluate-in-type.js';
+import { andIsRedundant, narrowMaskedBinOp, simplifyDemandedOperands, type DemandedSink } from './demanded-bits.js';
 import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
 import type { PassInfo } from '../../pm/registry.js';
 
@@ -130,6 +132,16 @@ class Combiner {
   private readonly oldOperands: Instruction[] = [];
   changed = false;
   cfgChanged = false;
+  /** What the rules in evaluate-in-type.ts and demanded-bits.ts insert through. */
+  private readonly sink: DemandedSink = {
+    insertAt: (inst, at) => {
+      at.parent!.insertBefore(inst, at);
+      this.created.add(inst);
+      this.push(inst);
+      return inst;
+    },
+    revisit: (inst) => this.push(inst),
+  };
   stats = { combined: 0, simplified: 0, deleted: 0, constantLoads: 0, constantAllocas: 0 };
 
   constructor(
@@ -596,6 +608,12 @@ class Combiner {
           const v = i.op === Opcode.And ? c1 & bc.value : i.op === Opcode.Or ? c1 | bc.value : c1 ^ bc.value;
           return this.bin(i.op, ai.ops[0].value, ci(t, v));
         }
+        // the mask says which bits are demanded (demanded-bits.ts)
+        if (i.op === Opcode.And && bc !== null) {
+          const r = andIsRedundant(i) ?? narrowMaskedBinOp(i, this.sink);
+          if (r !== null) return r;
+          if (simplifyDemandedOperands(i, this.sink)) return i;
+        }
         if (i.op === Opcode.Xor && w === 1 && bc !== null && bc.value === -1n && ai !== null) {
           // not (icmp p a b) -> icmp !p a b
           if (ai.op === Opcode.ICmp || ai.op === Opcode.FCmp) {
@@ -758,7 +776,8 @@ class Combiner {
         if (v.op === Opcode.ZExt) return this.cast(Opcode.ZExt, x, to);
         // zext (trunc x) to x's type -> x & mask
         if (v.op === Opcode.Trunc && x.type === to) return this.bin(Opcode.And, x, ci(to, (1n << BigInt(v.type.bits)) - 1n));
-        return null;
+        // the whole single-use tree computed in the wide type (evaluate-in-type.ts)
+        return foldZExtByEvaluation(i, this.sink);
       case Opcode.SExt:
         if (v.op === Opcode.SExt) return this.cast(Opcode.SExt, x, to);
         if (v.op === Opcode.ZExt) return this.cast(Opcode.ZExt, x, to); // the top bit after zext is 0
@@ -774,7 +793,8 @@ class Combiner {
           if (x.type.bits > to.bits) return this.cast(Opcode.Trunc, x, to);
           if (x.type.bits < to.bits) return this.cast(v.op, x, to);
         }
-        return null;
+        // the whole single-use tree computed in the narrow type (evaluate-in-type.ts)
+        return foldTruncByEvaluation(i, this.sink);
       case Opcode.BitCast:
         if (v.op === Opcode.BitCast && x.type !== to) return this.cast(Opcode.BitCast, x, to);
         return null;
