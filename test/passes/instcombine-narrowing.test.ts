@@ -65,6 +65,10 @@ const CASES: [string, string][] = [
     'an and whose operand has no bit outside the mask goes; an inner and the outer one covers goes',
     `define i32 @f(i32 %x, i32 %y) {\n  %l = lshr i32 %x, 28\n  %a = and i32 %l, 15\n  %i = and i32 %y, 1023\n  %o = or i32 %i, %a\n  %m = and i32 %o, 255\n  ret i32 %m\n}`,
   ],
+  [
+    'an or operand with no demanded bit set is dropped (a struct of two i32 in one i64)',
+    `define i64 @f(i64 %x, i64 %y) {\n  %h = and i64 %x, -4294967296\n  %o = or i64 %h, %y\n  %m = and i64 %o, 4294967295\n  ret i64 %m\n}`,
+  ],
 ];
 
 describe.runIf(hasLlvm())('instcombine narrowing: as many instructions as opt-19 -passes=instcombine leaves', () => {

@@ -107,6 +107,17 @@ export function simplifyDemandedOperands(and: Instruction, sink: DemandedSink): 
     default:
       return false;
   }
+  // an or/xor/add operand with no demanded bit possibly set (and, for add, none below one):
+  // the and only sees the other operand (LLVM: SimplifyDemandedUseBits returning an operand)
+  if (bo.op === Opcode.Or || bo.op === Opcode.Xor || bo.op === Opcode.Add) {
+    const need = bo.op === Opcode.Add ? mask(bitLength(demanded)) : demanded;
+    for (let k = 0; k < 2; k++) {
+      if ((computeKnownBits(bo.ops[k].value).zero & need) !== need) continue;
+      and.setOperand(0, bo.ops[1 - k].value);
+      sink.revisit(bo);
+      return true;
+    }
+  }
   let changed = false;
   for (let k = 0; k < 2; k++) {
     const y = bo.ops[k].value;
