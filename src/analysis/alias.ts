@@ -14,6 +14,10 @@
  *  - a non-escaping alloca (its address only flows into loads, stores as the address,
  *    GEPs/bitcasts of it, compares and lifetime markers) against any pointer with a
  *    different base → no: nothing else can hold its address;
+ *  - an internal global whose address is never taken (analysis/global-escape.ts, LLVM's
+ *    GlobalsAA) against a pointer loaded from memory, an argument or a call's result → no:
+ *    none of those can hold its address (phis and selects are not trusted: a transform may
+ *    have merged pointers into the global in one);
  *  - otherwise may.
  * Sizes are store sizes in bytes; a negative size means unknown (ranges never disjoint).
  *
@@ -26,6 +30,7 @@ import { Opcode } from '../ir/opcodes.js';
 import type { ConstantExpr } from '../ir/constants.js';
 import { Value, ValueKind } from '../ir/value.js';
 import { constantGEPInstOffset, constantGEPOffset } from './constant-folding.js';
+import { isNonAddressTakenGlobal } from './global-escape.js';
 
 export type AliasResult = 'no' | 'may' | 'must';
 
@@ -167,6 +172,7 @@ export class AliasAnalysis {
     }
     if (isIdentifiedObject(da.base) && isIdentifiedObject(db.base)) return 'no';
     if (this.isNonEscaping(da.base) || this.isNonEscaping(db.base)) return 'no';
+    if (globalVsOpaquePointer(da.base, db.base) || globalVsOpaquePointer(db.base, da.base)) return 'no';
     return 'may';
   }
 
@@ -174,6 +180,19 @@ export class AliasAnalysis {
   isLocalUnreachableFromCalls(p: Value): boolean {
     return this.isNonEscaping(underlyingObject(p));
   }
+}
+
+/** A pointer that cannot have been merged from others by a transform: loaded, an argument, a call's result. */
+function isOpaquePointerSource(v: Value): boolean {
+  if (v.kind === ValueKind.Argument) return true;
+  if (v.kind !== ValueKind.Instruction) return false;
+  const op = (v as Instruction).op;
+  return op === Opcode.Load || op === Opcode.Call;
+}
+
+/** `g` is a global whose address is never taken and `other` a pointer that could only hold it if it were. */
+function globalVsOpaquePointer(g: Value, other: Value): boolean {
+  return g.kind === ValueKind.GlobalVariable && isOpaquePointerSource(other) && isNonAddressTakenGlobal(g as GlobalVariable);
 }
 
 /** One-shot query (no cache). */

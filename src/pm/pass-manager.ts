@@ -10,6 +10,7 @@
  * dropped before the next pass); passes never see a function the verifier rejected when
  * verify-each is on.
  */
+import { invalidateGlobalEscapes } from '../analysis/global-escape.js';
 import { writeDiagnostics } from '../platform/index.js';
 import type { Function } from '../ir/function.js';
 import type { Module } from '../ir/module.js';
@@ -336,6 +337,8 @@ export class PassManager {
   private runModulePass(pass: ModulePass): boolean {
     if (!this.admit(pass.name, undefined)) return false;
     this.si?.beforePass(pass.name, this.module, undefined);
+    // module passes change which globals exist and how they are used: rescan when next asked
+    invalidateGlobalEscapes(this.module);
     const timed = this.opts.timePasses || this.opts.afterPass;
     const t0 = timed ? performance.now() : 0;
     const r = pass.run(this.module, {

@@ -1,7 +1,7 @@
 /**
  * instcombine rules for and, or and xor (LLVM's InstCombineAndOrXor.cpp): constants
  * reassociated, `not (icmp p a b)` → `icmp !p a b`, and a logic op of `ext i1 c` with a
- * constant as a select.
+ * constant as a select; `and x, C` by the bits C demands (demanded-bits.ts).
  */
 import { ConstantInt } from '../../ir/constants.js';
 import { Instruction } from '../../ir/instruction.js';
@@ -11,6 +11,7 @@ import type { Value } from '../../ir/value.js';
 import { isCInt } from '../../analysis/patterns.js';
 import { ci, binaryParts, boolExtBinop } from './helpers.js';
 import type { InstCombiner } from './combiner.js';
+import { andIsRedundant, narrowMaskedBinOp, simplifyDemandedOperands } from './demanded-bits.js';
 
 export function combineAndOrXor(ic: InstCombiner, i: Instruction): Value | null {
   const { t, w, bc, ai } = binaryParts(i);
@@ -22,6 +23,12 @@ export function combineAndOrXor(ic: InstCombiner, i: Instruction): Value | null 
         const c1 = (ai.ops[1].value as ConstantInt).value;
         const v = i.op === Opcode.And ? c1 & bc.value : i.op === Opcode.Or ? c1 | bc.value : c1 ^ bc.value;
         return ic.bin(i.op, ai.ops[0].value, ci(t, v));
+      }
+      // the mask says which bits are demanded (demanded-bits.ts)
+      if (i.op === Opcode.And && bc !== null) {
+        const r = andIsRedundant(i) ?? narrowMaskedBinOp(i, ic.sink);
+        if (r !== null) return r;
+        if (simplifyDemandedOperands(i, ic.sink)) return i;
       }
       if (i.op === Opcode.Xor && w === 1 && bc !== null && bc.value === -1n && ai !== null) {
         // not (icmp p a b) -> icmp !p a b

@@ -1,6 +1,7 @@
 /**
  * instcombine rules for casts (LLVM's InstCombineCasts.cpp): casts of casts, `zext (trunc
- * x)` back to x's type as a mask, `trunc (and x, C)` when C keeps the kept bits.
+ * x)` back to x's type as a mask, `trunc (and x, C)` when C keeps the kept bits; then
+ * casts of whole expression trees (evaluate-in-type.ts).
  */
 import { ConstantInt } from '../../ir/constants.js';
 import { Instruction } from '../../ir/instruction.js';
@@ -10,6 +11,7 @@ import type { Value } from '../../ir/value.js';
 import { isCInt, isInst } from '../../analysis/patterns.js';
 import { ci } from './helpers.js';
 import type { InstCombiner } from './combiner.js';
+import { foldTruncByEvaluation, foldZExtByEvaluation } from './evaluate-in-type.js';
 
 export function combineCast(ic: InstCombiner, i: Instruction): Value | null {
   const v = i.ops[0].value;
@@ -22,7 +24,8 @@ export function combineCast(ic: InstCombiner, i: Instruction): Value | null {
       if (v.op === Opcode.ZExt) return ic.cast(Opcode.ZExt, x, to);
       // zext (trunc x) to x's type -> x & mask
       if (v.op === Opcode.Trunc && x.type === to) return ic.bin(Opcode.And, x, ci(to, (1n << BigInt(v.type.bits)) - 1n));
-      return null;
+      // the whole single-use tree computed in the wide type (evaluate-in-type.ts)
+      return foldZExtByEvaluation(i, ic.sink);
     case Opcode.SExt:
       if (v.op === Opcode.SExt) return ic.cast(Opcode.SExt, x, to);
       if (v.op === Opcode.ZExt) return ic.cast(Opcode.ZExt, x, to); // the top bit after zext is 0
@@ -38,7 +41,8 @@ export function combineCast(ic: InstCombiner, i: Instruction): Value | null {
         if (x.type.bits > to.bits) return ic.cast(Opcode.Trunc, x, to);
         if (x.type.bits < to.bits) return ic.cast(v.op, x, to);
       }
-      return null;
+      // the whole single-use tree computed in the narrow type (evaluate-in-type.ts)
+      return foldTruncByEvaluation(i, ic.sink);
     case Opcode.BitCast:
       if (v.op === Opcode.BitCast && x.type !== to) return ic.cast(Opcode.BitCast, x, to);
       return null;

@@ -5,7 +5,9 @@
  * being combined and queueing what it inserts (LLVM's InstCombinerImpl with its
  * IRBuilderCallbackInserter). The rules live beside it, one file per family of
  * instructions, as LLVM's InstCombine*.cpp: add-sub.ts, mul-div-rem.ts, shifts.ts,
- * and-or-xor.ts, compares.ts, casts.ts, select.ts, load-store-alloca.ts, gep.ts.
+ * and-or-xor.ts, compares.ts, casts.ts, select.ts, load-store-alloca.ts, gep.ts; and the
+ * rules that look at whole expression trees or known bits: evaluate-in-type.ts (casts of
+ * trees), demanded-bits.ts (what an `and` mask demands).
  *
  * Invariants: an instruction is on the worklist at most once (`queued`); a rule returns
  * null (nothing), the instruction itself (changed in place: it, its users and its old
@@ -33,6 +35,7 @@ import { combineCast } from './casts.js';
 import { combineSelect } from './select.js';
 import { combineLoad, combineStore, combineAlloca } from './load-store-alloca.js';
 import { combineGEP } from './gep.js';
+import type { DemandedSink } from './demanded-bits.js';
 
 export interface InstCombineOptions {
   /** Expand `sdiv x, 2^k` with the rounding fix-up (off by default, see the file comment). */
@@ -55,6 +58,16 @@ export class InstCombiner {
   private readonly oldOperands: Instruction[] = [];
   changed = false;
   cfgChanged = false;
+  /** What evaluate-in-type.ts and demanded-bits.ts insert through: before a given instruction (not only the one combined). */
+  readonly sink: DemandedSink = {
+    insertAt: (inst, at) => {
+      at.parent!.insertBefore(inst, at);
+      this.created.add(inst);
+      this.push(inst);
+      return inst;
+    },
+    revisit: (inst) => this.push(inst),
+  };
   stats = { combined: 0, simplified: 0, deleted: 0, constantLoads: 0, constantAllocas: 0 };
 
   constructor(

@@ -12,6 +12,7 @@
  * follows its definition, which dominates every use; a phi's slot is written at the end of
  * every predecessor of its block.
  */
+import { invalidateGlobalEscapes } from '../../analysis/global-escape.js';
 import type { BasicBlock } from '../../ir/basic-block.js';
 import { ConstantInt } from '../../ir/constants.js';
 import type { Function } from '../../ir/function.js';
@@ -30,6 +31,8 @@ export interface Reg2MemStats {
 }
 
 export function newSlot(fn: Function, type: Type, name: string): Instruction {
+  // a slot holds arbitrary values, maybe pointers into globals: what global-escape.ts assumed of the module may no longer hold
+  if (fn.parent !== null) invalidateGlobalEscapes(fn.parent);
   const a = new Instruction(Opcode.Alloca, ptr, [ConstantInt.get(i32, 1)]);
   a.auxType = type;
   a.align = abiAlign(type);

@@ -1,0 +1,151 @@
+/**
+ * Internal globals whose address is never taken, after the part of LLVM's GlobalsAA
+ * (llvm/lib/Analysis/GlobalsModRef.cpp, `AnalyzeUsesOfPointer` / "non-address-taken
+ * globals") that alias queries use: a pointer that was loaded from memory, is an argument,
+ * or is a call's result cannot point into such a global, since no instruction ever put its
+ * address anywhere a load, a caller or a callee could find it.
+ *
+ * A global qualifies when its linkage is internal/private (nothing outside the module names
+ * it) and every use, directly or through constant or instruction GEPs/casts of it, is the
+ * address of a load or store, a compare, or a pointer argument of the llvm.memset, memcpy, memmove, lifetime or dbg
+ * intrinsics. Storing it as a value, passing it to a call, returning it, a phi or select
+ * of it, a reference from another global's initializer or an alias: taken.
+ *
+ * Invariants: computed once per module and cached (a module scan); the transforms of the
+ * pipelines never make a not-taken global's address taken — a pointer into it can only be
+ * derived from its existing uses, which were all classified — except by merging such
+ * pointers in new phis/selects, which is why the alias rule using this only trusts loads,
+ * arguments and call results as the other side; reg2mem, which stores arbitrary values,
+ * and every module pass drop the cache (`invalidateGlobalEscapes`).
+ */
+import { ConstantAggregate, ConstantExpr } from '../ir/constants.js';
+import type { GlobalVariable } from '../ir/function.js';
+import type { Instruction } from '../ir/instruction.js';
+import type { Module } from '../ir/module.js';
+import { Opcode } from '../ir/opcodes.js';
+import { type Value, ValueKind } from '../ir/value.js';
+
+const cache = new WeakMap<Module, Set<GlobalVariable>>();
+
+export function invalidateGlobalEscapes(m: Module): void {
+  cache.delete(m);
+}
+
+/** Whether `g` is an internal global whose address is never taken (see the file comment). */
+export function isNonAddressTakenGlobal(g: GlobalVariable): boolean {
+  const m = g.parent;
+  if (m === null) return false;
+  let set = cache.get(m);
+  if (set === undefined) cache.set(m, (set = computeNonAddressTaken(m)));
+  return set.has(g);
+}
+
+/** The global a constant is, or is a chain of constant GEPs/casts of; null otherwise. */
+function derivedGlobal(c: Value): Value | null {
+  let v = c;
+  for (let guard = 0; guard < 16; guard++) {
+    if (v.kind === ValueKind.GlobalVariable) return v;
+    if (!(v instanceof ConstantExpr)) return null;
+    if (v.opcode !== Opcode.GetElementPtr && v.opcode !== Opcode.BitCast && v.opcode !== Opcode.AddrSpaceCast) return null;
+    v = v.operands[0];
+  }
+  return null;
+}
+
+/** Every global a constant mentions (through expressions and aggregates). */
+function globalsIn(c: Value, out: Set<Value>): void {
+  const stack: Value[] = [c];
+  const seen = new Set<Value>();
+  while (stack.length > 0) {
+    const v = stack.pop()!;
+    if (v.kind === ValueKind.GlobalVariable) {
+      out.add(v);
+      continue;
+    }
+    if (seen.has(v)) continue;
+    seen.add(v);
+    if (v instanceof ConstantExpr) for (const e of v.operands) stack.push(e);
+    else if (v instanceof ConstantAggregate) for (const e of v.elements) stack.push(e);
+  }
+}
+
+/** Whether operand `k` of `i`, a pointer into some global, keeps the address to itself; derived pointers go to `work`. */
+function useKeepsAddress(i: Instruction, k: number, work: Instruction[]): boolean {
+  switch (i.op) {
+    case Opcode.Load:
+      return k === 0;
+    case Opcode.Store:
+      return k === 1;
+    case Opcode.ICmp:
+      return true;
+    case Opcode.GetElementPtr:
+    case Opcode.BitCast:
+    case Opcode.AddrSpaceCast:
+      if (k !== 0) return false;
+      work.push(i);
+      return true;
+    case Opcode.Call: {
+      const f = i.calledFunction();
+      if (f === null || k >= i.numArgs) return false;
+      const n = f.name;
+      return n.startsWith('llvm.memset.') || n.startsWith('llvm.memcpy.') || n.startsWith('llvm.memmove.') || n.startsWith('llvm.lifetime.') || n.startsWith('llvm.dbg.');
+    }
+    default:
+      return false;
+  }
+}
+
+function computeNonAddressTaken(m: Module): Set<GlobalVariable> {
+  const taken = new Set<Value>();
+  for (const g of m.globals) if (g.initializer !== null) globalsIn(g.initializer, taken);
+  for (const a of m.aliases) globalsIn(a.aliasee, taken);
+  // uses by instructions: direct, through constant GEPs/casts, and through instruction GEPs/casts
+  const work: Instruction[] = [];
+  const followed = new Set<Instruction>();
+  for (const f of m.functions) {
+    for (let b = f.firstBlock; b !== null; b = b.next) {
+      for (let i = b.first; i !== null; i = i.next) {
+        const ops = i.ops;
+        for (let k = 0; k < ops.length; k++) {
+          const v = ops[k].value;
+          if (v.kind !== ValueKind.GlobalVariable && v.kind !== ValueKind.ConstantExpr && !(v instanceof ConstantAggregate)) continue;
+          const g = derivedGlobal(v);
+          if (g === null) {
+            // some other constant mentioning globals (ptrtoint, a vector of pointers, ...)
+            if (v.kind === ValueKind.ConstantExpr || v instanceof ConstantAggregate) globalsIn(v, taken);
+            continue;
+          }
+          if (taken.has(g)) continue;
+          work.length = 0;
+          if (!useKeepsAddress(i, k, work)) {
+            taken.add(g);
+            continue;
+          }
+          // the derived instructions' own uses, transitively
+          while (work.length > 0) {
+            const d = work.pop()!;
+            if (followed.has(d)) continue;
+            followed.add(d);
+            let ok = true;
+            for (let u = d.firstUse; u !== null && ok; u = u.next) {
+              if (u.user.kind !== ValueKind.Instruction) ok = false;
+              else ok = useKeepsAddress(u.user as Instruction, u.index, work);
+            }
+            if (!ok) {
+              taken.add(g);
+              break;
+            }
+          }
+        }
+      }
+    }
+  }
+  const out = new Set<GlobalVariable>();
+  for (const g of m.globals) {
+    if (g.attrs.linkage !== 'internal' && g.attrs.linkage !== 'private') continue;
+    if (taken.has(g)) continue;
+    if (/\bexternally_initialized\b/.test(g.attrs.prefix) || /\bexternally_initialized\b/.test(g.attrs.suffix)) continue;
+    out.add(g);
+  }
+  return out;
+}
