@@ -66,6 +66,7 @@ import { Argument, Value, ValueKind } from '../ir/value.js';
 import { INTERN_SLOTS, Lexer, Tok, TOK_NAMES } from './lexer.js';
 import { parseFloatLiteral } from './float-format.js';
 import { dataLayoutProblem } from './datalayout.js';
+import { foldIntConstant } from '../ir/constant-int-fold.js';
 
 export interface ParseOptions {
   /**
@@ -619,8 +620,9 @@ class Parser {
   private defineGlobal(key: string, loc: Loc): Function | GlobalVariable | GlobalAlias | undefined {
     if (key.startsWith('#')) {
       const n = Number(key.slice(1));
-      if (n !== this.nextGlobalNumber) this.error(`variable expected to be numbered '@${this.nextGlobalNumber}'`, loc);
-      this.nextGlobalNumber++;
+      // LLVM 19 lets numbers skip ahead (never back): the next unnamed one follows this one
+      if (n < this.nextGlobalNumber) this.error(`global expected to be numbered '@${this.nextGlobalNumber}' or greater`, loc);
+      this.nextGlobalNumber = n + 1;
       const g = this.globalsByNumber[n];
       return g;
     }
@@ -1523,7 +1525,8 @@ class Parser {
         fs.named.set(a.name, a);
       } else {
         const n = argNumbers[i];
-        if (n !== null && n !== fs.nextNumber) this.error(`argument expected to be numbered '%${fs.nextNumber}'`, argLocs[i]);
+        if (n !== null && n < fs.nextNumber) this.error(`argument expected to be numbered '%${fs.nextNumber}' or greater`, argLocs[i]);
+        if (n !== null) fs.nextNumber = n;
         fs.numbered[fs.nextNumber++] = a;
       }
     }
@@ -1560,9 +1563,9 @@ class Parser {
     } else if (lx.tk() === Tok.LabelID) {
       const n = lx.num;
       lx.next();
-      if (n !== fs.nextNumber) this.error(`label expected to be numbered '${fs.nextNumber}'`, loc);
+      if (n < fs.nextNumber) this.error(`label expected to be numbered '${fs.nextNumber}' or greater`, loc);
       bb = this.blockByNumber(fs, n, loc);
-      fs.nextNumber++;
+      fs.nextNumber = n + 1;
     } else {
       const n = fs.nextNumber++;
       bb = this.blockByNumber(fs, n, loc);
@@ -1741,9 +1744,9 @@ class Parser {
       }
       fs.named.set(resultName, inst);
     } else {
-      const n = fs.nextNumber;
-      if (resultNumber >= 0 && resultNumber !== n) this.error(`instruction expected to be numbered '%${n}'`, resultLoc);
-      fs.nextNumber++;
+      if (resultNumber >= 0 && resultNumber < fs.nextNumber) this.error(`instruction expected to be numbered '%${fs.nextNumber}' or greater`, resultLoc);
+      const n = resultNumber >= 0 ? resultNumber : fs.nextNumber;
+      fs.nextNumber = n + 1;
       const prev = fs.numbered[n];
       if (prev !== undefined) {
         if (!fs.forward.has(prev)) this.error(`multiple definition of local value '%${n}'`, resultLoc);
@@ -1814,8 +1817,9 @@ class Parser {
           const cloc = lx.loc();
           const t = this.parseType();
           if (t !== ct) this.error(`case value has type '${t}', expected '${ct}'`, cloc);
-          const v = this.parseValueOrConstant(t, false);
-          if (v.kind !== ValueKind.ConstantInt) this.error('case value is not a constant integer', cloc);
+          // LLVM folds `add (i32 1, i32 1)` to a ConstantInt as it reads it
+          const v = constantIntOf(this.parseValueOrConstant(t, false));
+          if (v === null) this.error('case value is not a constant integer', cloc);
           const cv = (v as ConstantInt).value;
           if (seen.has(cv)) this.error('duplicate case value in switch', cloc);
           seen.add(cv);
@@ -2199,12 +2203,15 @@ class Parser {
         /* old-style marker */
       }
       const iloc = lx.loc();
-      const idx = this.parseTypeAndValue();
+      let idx = this.parseTypeAndValue();
       if (idx.type.scalarType().kind !== TypeKind.Int) this.error('getelementptr index must be an integer', iloc);
       if (!first) {
         if (t === null) this.error('too many getelementptr indices', iloc);
         if (t.kind === TypeKind.Struct) {
-          if (idx.kind !== ValueKind.ConstantInt) this.error('struct index must be a constant', iloc);
+          // a constant expression LLVM folds to an integer as it reads it is one
+          const folded = constantIntOf(idx);
+          if (folded === null) this.error('struct index must be a constant', iloc);
+          idx = folded;
           const k = Number((idx as ConstantInt).value);
           if (k < 0 || k >= t.members.length) this.error(`struct index ${k} out of range for '${t}'`, iloc);
           t = t.members[k];
@@ -2390,3 +2397,7 @@ function stripWords(prefix: string, attrs: string): string {
   return (prefix.slice(0, idx) + prefix.slice(idx + attrs.length)).replace(/\s+/g, ' ').trim();
 }
 
+/** The ConstantInt `v` is or folds to as LLVM folds integer constant expressions, or null. */
+function constantIntOf(v: Value): ConstantInt | null {
+  return v instanceof Constant ? foldIntConstant(v) : null;
+}
