@@ -67,6 +67,7 @@ import { INTERN_SLOTS, Lexer, Tok, TOK_NAMES } from './lexer.js';
 import { parseFloatLiteral } from './float-format.js';
 import { dataLayoutProblem } from './datalayout.js';
 import { foldIntConstant } from '../ir/constant-int-fold.js';
+import { attributePlaceProblem, attributeTypeProblem, isAttributeWord, readAttributeArgument, type AttrHost } from './attributes.js';
 
 export interface ParseOptions {
   /**
@@ -104,15 +105,6 @@ const GLOBAL_PREFIX_WORDS = new Set([
   'ccc', 'fastcc', 'coldcc', 'cc', 'webkit_jscc', 'anyregcc', 'preserve_mostcc', 'preserve_allcc', 'swiftcc',
   'tailcc', 'x86_stdcallcc', 'x86_fastcallcc', 'x86_thiscallcc', 'x86_vectorcallcc', 'x86_64_sysvcc', 'win64cc',
   'x86_regcallcc', 'intel_ocl_bicc', 'preserve_nonecc',
-]);
-
-/** Parameter/return attributes: a word, maybe followed by `(…)` or (for `align`) an integer. */
-const PARAM_ATTRS = new Set([
-  'zeroext', 'signext', 'inreg', 'byval', 'byref', 'preallocated', 'inalloca', 'sret', 'elementtype', 'align',
-  'noalias', 'nocapture', 'nofree', 'nest', 'returned', 'nonnull', 'dereferenceable', 'dereferenceable_or_null',
-  'swiftself', 'swiftasync', 'swifterror', 'immarg', 'noundef', 'nofpclass', 'alignstack', 'allocalign',
-  'allocptr', 'readnone', 'readonly', 'writeonly', 'writable', 'dead_on_unwind', 'range', 'initializes',
-  'captures', 'noext', 'dead_on_return',
 ]);
 
 const FAST_MATH: Record<string, number> = {
@@ -450,15 +442,23 @@ class Parser {
         for (;;) {
           const t = lx.tk();
           if (t === Tok.RBrace) break;
-          if (t === Tok.Word && (isFunctionSuffixWord(lx.text) || PARAM_ATTRS.has(lx.text))) {
+          if (t === Tok.Word && (isFunctionSuffixWord(lx.text) || isAttributeWord(lx.text))) {
             const w = lx.text;
+            const wloc = lx.loc();
+            // a group holds function attributes only (LLParser::parseFnAttributeValuePairs)
+            const problem = attributePlaceProblem(w, 'group');
+            if (problem !== null) this.error(problem, wloc);
             lx.next();
             if (w === 'allockind') this.parseAllocKind();
-            else if (lx.tk() === Tok.LParen) this.skipParens();
-            else if (lx.tk() === Tok.Equal && (w === 'alignstack' || w === 'align')) {
-              lx.next();
+            else if (w === 'align') {
+              this.expect(Tok.Equal, "'='");
               this.parseUInt();
-            } else if (w === 'align') this.parseAlignment(true);
+            } else if (readAttributeArgument(this.attrHost, w, 'group')) {
+              /* read */
+            } else if (lx.tk() === Tok.LParen) {
+              if (w !== 'allocsize') this.error('unterminated attribute group');
+              this.skipParens();
+            }
             continue;
           }
           if (t === Tok.String) {
@@ -892,27 +892,38 @@ class Parser {
           vararg = true;
           break;
         }
-        params.push(this.parseType(false));
-        this.skipParamAttrs();
+        const pt = this.parseType(false);
+        params.push(pt);
+        this.skipParamAttrs('param', pt);
       } while (this.eat(Tok.Comma));
     }
     this.expect(Tok.RParen);
     return functionType(ret, params, vararg);
   }
 
-  /** Skips parameter attributes, returning their text. */
-  private skipParamAttrs(): string {
+  /**
+   * Reads parameter (or return) attributes as LLParser does, returning their text: each word
+   * must be allowed in that place (src/text/attributes.ts) and its argument well formed; with
+   * `type`, the verifier's type rules are checked too (for a return value, the caller checks
+   * `lastAttrWords` once it has read the type).
+   */
+  private skipParamAttrs(place: 'param' | 'ret' = 'param', type: Type | null = null): string {
     const lx = this.lx;
     const start = lx.start;
     let any = false;
+    const words: { w: string; start: number; loc: Loc }[] = [];
     for (;;) {
-      if (lx.tk() === Tok.Word && PARAM_ATTRS.has(lx.text)) {
+      if (lx.tk() === Tok.Word && isAttributeWord(lx.text)) {
         const w = lx.text;
+        const wloc = lx.loc();
+        const problem = attributePlaceProblem(w, place);
+        if (problem !== null) this.error(problem, wloc);
         lx.next();
         any = true;
         if (w === 'align') this.parseAlignment(true);
         else if (w === 'range') this.parseRangeAttr();
-        else if (lx.tk() === Tok.LParen) this.skipParens();
+        else if (!readAttributeArgument(this.attrHost, w, place) && lx.tk() === Tok.LParen) this.error("expected ',' or ')'");
+        words.push({ w, start: wloc, loc: wloc });
         continue;
       }
       if (lx.tk() === Tok.String) {
@@ -927,8 +938,30 @@ class Parser {
       }
       break;
     }
+    this.lastAttrWords = words.map((x, k) => ({ w: x.w, loc: x.loc, text: lx.slice(x.start, k + 1 < words.length ? words[k + 1].start : lx.prevEnd).trim() }));
+    if (type !== null) this.checkAttrTypes(type);
     return any ? lx.slice(start, lx.prevEnd).trim() : '';
   }
+
+  /** The attributes the last skipParamAttrs read: word, place and text (for the type rules). */
+  private lastAttrWords: { w: string; loc: Loc; text: string }[] = [];
+
+  /** The verifier's type rules for the attributes just read, on a value of type `t`. */
+  private checkAttrTypes(t: Type): void {
+    for (const a of this.lastAttrWords) {
+      const problem = attributeTypeProblem(a.w, a.text.replace(/\s+"[^"]*"(=".*)?$/, ''), t);
+      if (problem !== null) this.error(problem, a.loc);
+    }
+  }
+
+  /** What src/text/attributes.ts needs of this parser. */
+  private readonly attrHost: AttrHost = ((p: Parser): AttrHost => ({
+    get lx(): Lexer {
+      return p.lx;
+    },
+    parseType: (allowVoid?: boolean) => p.parseType(allowVoid),
+    fail: (msg: string, loc?: Loc) => p.error(msg, loc),
+  }))(this);
 
   // ---- constants ------------------------------------------------------------------------
 
@@ -1366,6 +1399,7 @@ class Parser {
     // dso_local, visibility, cconv, return attributes ... up to the return type
     const prefixStart = lx.start;
     let retAttrs = '';
+    const retWords: { w: string; loc: Loc; text: string }[] = [];
     for (;;) {
       if (lx.tk() === Tok.Word && GLOBAL_PREFIX_WORDS.has(lx.text)) {
         lx.next();
@@ -1382,9 +1416,10 @@ class Parser {
         this.skipMetadataValue();
         continue;
       }
-      if (lx.tk() === Tok.Word && PARAM_ATTRS.has(lx.text)) {
+      if (lx.tk() === Tok.Word && isAttributeWord(lx.text)) {
         const s = lx.start;
-        const a = this.skipParamAttrs();
+        const a = this.skipParamAttrs('ret');
+        retWords.push(...this.lastAttrWords);
         if (a === '' && lx.start === s) break;
         retAttrs += (retAttrs ? ' ' : '') + a;
         continue;
@@ -1394,6 +1429,8 @@ class Parser {
     let prefix = lx.slice(prefixStart, lx.prevEnd).replace(/!dbg\s+!\d+/g, '').trim();
     if (retAttrs !== '') prefix = stripWords(prefix, retAttrs);
     const ret = this.parseType();
+    this.lastAttrWords = retWords;
+    this.checkAttrTypes(ret);
     if (lx.tk() !== Tok.GlobalVar && lx.tk() !== Tok.GlobalID) this.error(`expected function name, found ${this.describe()}`);
     const key = this.globalKey();
     const nameLoc = lx.loc();
@@ -1415,7 +1452,7 @@ class Parser {
         }
         const t = this.parseType(false);
         params.push(t);
-        argAttrs.push(this.skipParamAttrs());
+        argAttrs.push(this.skipParamAttrs('param', t));
         argLocs.push(lx.loc());
         if (lx.tk() === Tok.LocalVar) {
           argNames.push(lx.text);
@@ -1448,12 +1485,21 @@ class Parser {
           continue;
         }
         const wloc = lx.loc();
-        if (!isFunctionSuffixWord(w)) this.error("expected '{' in function body", wloc);
+        if (isAttributeWord(w)) {
+          const problem = attributePlaceProblem(w, 'fn');
+          if (problem !== null) this.error(problem, wloc);
+        } else if (!isFunctionSuffixWord(w)) this.error("expected '{' in function body", wloc);
         lx.next();
         if (w === 'align') this.parseAlignment(false);
         else if (w === 'allocsize') this.parseAllocSize(fnType, wloc);
         else if (w === 'allockind') this.parseAllocKind();
-        else if (lx.tk() === Tok.LParen) this.skipParens();
+        else if (readAttributeArgument(this.attrHost, w, 'fn')) {
+          /* read */
+        } else if (lx.tk() === Tok.LParen) {
+          // an attribute of no argument followed by `(`: LLParser stops at the attribute list's end
+          if (isAttributeWord(w)) this.error(isDefine ? "expected '{' in function body" : 'expected top-level entity');
+          this.skipParens();
+        }
         else if (lx.tk() === Tok.Int && (w === 'alignstack' || w === 'addrspace')) lx.next();
         else if (lx.tk() === Tok.String && (w === 'section' || w === 'gc' || w === 'partition')) lx.next();
         else if (lx.tk() === Tok.Equal) {
@@ -2239,7 +2285,8 @@ class Parser {
       if (lx.tk() === Tok.Int) lx.next();
       cconv = lx.slice(s, lx.prevEnd).trim();
     }
-    const retAttrs = this.skipParamAttrs();
+    const retAttrs = this.skipParamAttrs('ret');
+    const retWords = this.lastAttrWords;
     if (this.isWord('addrspace')) {
       lx.next();
       this.skipParens();
@@ -2265,7 +2312,7 @@ class Parser {
           break;
         }
         const at = this.parseType(false);
-        const attrs = this.skipParamAttrs();
+        const attrs = this.skipParamAttrs('param', at);
         argAttrs.push(attrs);
         args.push(at === metadataType ? this.parseMetadataArg() : this.parseValue(at));
       } while (this.eat(Tok.Comma));
@@ -2278,6 +2325,8 @@ class Parser {
     }
     t = fnType.returnType;
     void tloc;
+    this.lastAttrWords = retWords;
+    this.checkAttrTypes(t);
     // function attributes and operand bundles, on the line of the closing parenthesis
     const fnStart = lx.start;
     const callLine = lx.tokLine;
@@ -2294,7 +2343,12 @@ class Parser {
         const wloc = lx.loc();
         lx.next();
         if (w === 'allocsize') this.parseAllocSize(fnType, wloc);
-        else if (lx.tk() === Tok.LParen) this.skipParens();
+        else if (readAttributeArgument(this.attrHost, w, 'fn')) {
+          /* read */
+        } else if (lx.tk() === Tok.LParen) {
+          if (isAttributeWord(w)) this.error('expected instruction opcode');
+          this.skipParens();
+        }
         continue;
       }
       if (lx.tk() === Tok.String) {
