@@ -320,6 +320,8 @@ export class Lexer {
         if (isDigit(d)) {
           let q = p + 1;
           while (q < n && isDigit(src.charCodeAt(q))) q++;
+          // LLParser reads `!N` with parseUInt32: no wrapping, an error
+          if (q - p > 10 && BigInt(src.slice(p + 1, q)) > 0xffffffffn) this.lexError(p + 1, 'expected 32-bit integer (too large)');
           this.num = idNumber(src, p + 1, q);
           this.pos = q;
           return (this.tok = Tok.MetadataID);
@@ -438,11 +440,10 @@ export class Lexer {
     if (isDigit(d)) {
       let q = p + 1;
       while (q < n && isDigit(src.charCodeAt(q))) q++;
-      if (!isIdChar(src.charCodeAt(q))) {
-        this.num = idNumber(src, p + 1, q);
-        this.pos = q;
-        return (this.tok = numbered);
-      }
+      // as LLLexer: a name never starts with a digit, so `%12x` is `%12` and then `x`
+      this.num = idNumber(src, p + 1, q);
+      this.pos = q;
+      return (this.tok = numbered);
     }
     let q = p + 1;
     let h = 0;

@@ -292,6 +292,9 @@ class Parser {
 
   // ---- module -----------------------------------------------------------------------
 
+  /** Where the last `target datalayout` string was (-1: none); validated at the end. */
+  private dataLayoutLoc: Loc = -1;
+
   parseModule(): Module {
     this.m.source = { file: this.file, text: this.text };
     this.prescan();
@@ -321,6 +324,10 @@ class Parser {
           if (lx.tk() === Tok.Word || lx.text.startsWith('$')) this.parseTopLevelWord();
           else this.error(`expected a top-level entity, found ${this.describe()}`);
       }
+    }
+    if (this.dataLayoutLoc >= 0) {
+      const problem = dataLayoutProblem(this.m.dataLayout ?? "");
+      if (problem !== null) this.error(problem, this.dataLayoutLoc);
     }
     for (const [g, loc] of this.globalForwardLoc) {
       if (!this.definedGlobals.has(g)) this.error(`use of undefined value '@${g.name}'`, loc);
@@ -412,8 +419,9 @@ class Parser {
         this.expect(Tok.Equal);
         if (lx.tk() !== Tok.String) this.error('expected string');
         if (which === 'datalayout') {
-          const problem = dataLayoutProblem(lx.text);
-          if (problem !== null) this.error(problem);
+          // LLVM 19 reads the string now and the layout once the module is read: the last one
+          // counts, and only it must be valid
+          this.dataLayoutLoc = lx.loc();
           this.m.dataLayout = lx.text;
         }
         else this.m.triple = lx.text;
@@ -2145,18 +2153,29 @@ class Parser {
     let count: Value = ConstantInt.get(i32, 1);
     let align = 0;
     let extra: string | null = null;
+    // LLParser::parseAlloc's order: [, count] [, align N] [, addrspace(N)]... [, !md]
+    // (stage 0: nothing yet, 1: after the count, 2: after align, 3: after an addrspace with no align)
+    let stage = 0;
     while (lx.tk() === Tok.Comma) {
       if (lx.nextIsMetadataName()) break; // a metadata attachment: the statement parser takes it
       lx.next();
-      if (this.isWord('align')) {
+      if (stage === 3) this.error('expected metadata after comma');
+      if (this.isWord('align') && stage < 2) {
         lx.next();
         align = this.parseAlignment(false);
+        stage = 2;
       } else if (this.isWord('addrspace')) {
         const s = lx.start;
         lx.next();
         this.skipParens();
         extra = lx.slice(s, lx.prevEnd);
-      } else count = this.parseTypeAndValue();
+        if (stage !== 2) stage = 3;
+      } else if (stage === 2) this.error("expected metadata or 'addrspace'");
+      else if (stage === 1) this.error('expected metadata after comma');
+      else {
+        count = this.parseTypeAndValue();
+        stage = 1;
+      }
     }
     const i = new Instruction(Opcode.Alloca, ptrType(0), [count]);
     i.auxType = t;

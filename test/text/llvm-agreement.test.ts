@@ -35,6 +35,18 @@ export const AGREEMENT_CASES: [string, string][] = [
   ['a folded struct index', '%s = type { i32, i64 }\n' + fn('  %q = getelementptr %s, ptr %p, i32 0, i32 sub (i32 2, i32 1)\n  ret ptr %q', 'define ptr @f(ptr %p)')],
   ['a folded immarg', 'declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1 immarg)\n' + fn('  %a = alloca i64\n  %b = alloca i64\n  call void @llvm.memcpy.p0.p0.i64(ptr %a, ptr %b, i64 8, i1 trunc (i8 3 to i1))\n  ret i32 0', 'define i32 @main()')],
   ['an immarg of a global address', '@g = global i32 0\ndeclare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1 immarg)\n' + fn('  call void @llvm.memcpy.p0.p0.i64(ptr %a, ptr %b, i64 8, i1 trunc (i64 ptrtoint (ptr @g to i64) to i1))\n  ret void', 'define void @f(ptr %a, ptr %b)')],
+  // LLVM 19 validates the last `target datalayout` once the module is read
+  ['a bad datalayout replaced by a good one', 'target datalayout = "q"\ntarget datalayout = "e-m:e-i64:64"\n'],
+  ['a good datalayout replaced by a bad one', 'target datalayout = "e-m:e-i64:64"\ntarget datalayout = "q"\n'],
+  // alloca's order: [, count] [, align N] [, addrspace(N)]... [, !md]
+  ['alloca with two aligns', fn('  %1 = alloca i16, align 2 , align 4\n  ret i32 0')],
+  ['alloca align then addrspace', fn('  %1 = alloca i16, align 2, addrspace(0)\n  ret i32 0')],
+  ['alloca addrspace then align', fn('  %1 = alloca i16, addrspace(0), align 2\n  ret i32 0')],
+  ['alloca count, align, addrspaces, metadata', fn('  %1 = alloca i16, i32 4, align 2, addrspace(0), addrspace(0), !foo !0\n  ret i32 0') + '!0 = !{}\n'],
+  // the lexer: a name never starts with a digit; metadata numbers are 32-bit
+  ['a number followed by letters', fn('  %1 = add i32 1, 1\n  %2x = add i32 1, 1\n  ret i32 0')],
+  ['a metadata number beyond 32 bits', '!0 = !{!4294967296}\n'],
+  ['the largest metadata number', '!0 = !{!4294967295}\n!4294967295 = !{}\n'],
 ];
 
 describe.runIf(hasLlvm())('ssakit and llvm-as-19 agree on what is valid', () => {
