@@ -128,6 +128,19 @@ const GLOBAL_PROPERTIES = new Set([
 
 const TOP_LEVEL_WORDS = new Set(['define', 'declare', 'attributes', 'source_filename', 'target', 'module', 'uselistorder', 'uselistorder_bb']);
 
+/** An open bracket of a type being read (Parser.parseType): what closes it, and what it holds so far. */
+interface TypeFrame {
+  kind: TypeKind;
+  count: number;
+  packed: boolean;
+  /** Struct members or function parameters read so far. */
+  items: Type[] | null;
+  /** A function type's return type. */
+  ret: Type | null;
+  loc: number;
+  allow: boolean;
+}
+
 /** A source offset; turned into line:column only when an error is reported. */
 type Loc = number;
 
@@ -767,75 +780,141 @@ class Parser {
     return op;
   }
 
+  /**
+   * A type. Iterative, with an explicit stack of the open brackets (`[N x`, `<N x`, `{`,
+   * `<{`, a function type's `(`), so types nested thousands deep (llvm-as-19 reads 10,000)
+   * cannot overflow the JS stack.
+   */
   parseType(allowVoid = true): Type {
     const lx = this.lx;
-    const loc = lx.loc();
-    let t: Type;
-    switch (lx.tk()) {
-      case Tok.Word: {
-        const w = lx.text;
-        t = this.simpleType(w, loc);
-        lx.next();
-        if (t.kind === TypeKind.Ptr && this.isWord('addrspace')) {
+    const stack: TypeFrame[] = [];
+    let allow = allowVoid;
+    let loc = lx.loc();
+    for (;;) {
+      // the head of a type: a word, a name, or an opening bracket (which pushes a frame)
+      loc = lx.loc();
+      let t: Type | null = null;
+      switch (lx.tk()) {
+        case Tok.Word: {
+          t = this.simpleType(lx.text, loc);
           lx.next();
-          this.expect(Tok.LParen);
-          t = ptrType(this.parseUInt('address space'));
-          this.expect(Tok.RParen);
-        }
-        break;
-      }
-      case Tok.LSquare: {
-        lx.next();
-        const n = this.parseUInt('array length');
-        this.expectWord('x');
-        const e = this.parseType(false);
-        this.expect(Tok.RSquare);
-        t = arrayType(e, n);
-        break;
-      }
-      case Tok.Less: {
-        lx.next();
-        if (lx.tk() === Tok.LBrace) {
-          t = this.parseStructBody(true);
-          this.expect(Tok.Greater);
+          if (t.kind === TypeKind.Ptr && this.isWord('addrspace')) {
+            lx.next();
+            this.expect(Tok.LParen);
+            t = ptrType(this.parseUInt('address space'));
+            this.expect(Tok.RParen);
+          }
           break;
         }
-        if (this.eatWord('vscale')) this.error('scalable vectors are not supported', loc);
-        const n = this.parseUInt('vector length');
-        this.expectWord('x');
-        const e = this.parseType(false);
-        this.expect(Tok.Greater);
-        t = vectorType(e, n);
-        break;
+        case Tok.LSquare: {
+          lx.next();
+          const n = this.parseUInt('array length');
+          this.expectWord('x');
+          stack.push({ kind: TypeKind.Array, count: n, packed: false, items: null, ret: null, loc, allow });
+          break;
+        }
+        case Tok.Less: {
+          lx.next();
+          if (lx.tk() === Tok.LBrace) {
+            lx.next();
+            if (lx.tk() === Tok.RBrace) {
+              lx.next();
+              this.expect(Tok.Greater);
+              t = structType([], true);
+            } else stack.push({ kind: TypeKind.Struct, count: 0, packed: true, items: [], ret: null, loc, allow });
+            break;
+          }
+          if (this.eatWord('vscale')) this.error('scalable vectors are not supported', loc);
+          const n = this.parseUInt('vector length');
+          this.expectWord('x');
+          stack.push({ kind: TypeKind.Vector, count: n, packed: false, items: null, ret: null, loc, allow });
+          break;
+        }
+        case Tok.LBrace:
+          lx.next();
+          if (lx.tk() === Tok.RBrace) {
+            lx.next();
+            t = structType([], false);
+          } else stack.push({ kind: TypeKind.Struct, count: 0, packed: false, items: [], ret: null, loc, allow });
+          break;
+        case Tok.LocalVar:
+          t = this.m.getOrCreateStruct(lx.text);
+          lx.next();
+          break;
+        default:
+          this.error(`expected type, found ${this.describe()}`, loc);
       }
-      case Tok.LBrace:
-        t = this.parseStructBody(false);
-        break;
-      case Tok.LocalVar:
-        t = this.m.getOrCreateStruct(lx.text);
-        lx.next();
-        break;
-      default:
-        this.error(`expected type, found ${this.describe()}`, loc);
+      if (t === null) {
+        allow = false; // an element, member or parameter is never void
+        continue;
+      }
+      // a complete type: its suffixes, then the frames it completes
+      for (;;) {
+        let opened = false;
+        // legacy suffixes: `*` pointers and `(params)` function types
+        for (;;) {
+          if (lx.tk() === Tok.Star) {
+            lx.next();
+            t = ptrType(0);
+          } else if (this.isWord('addrspace') && t.kind !== TypeKind.Ptr) {
+            lx.next();
+            this.expect(Tok.LParen);
+            const as = this.parseUInt();
+            this.expect(Tok.RParen);
+            this.expect(Tok.Star);
+            t = ptrType(as);
+          } else if (lx.tk() === Tok.LParen) {
+            lx.next();
+            if (lx.tk() === Tok.RParen) {
+              lx.next();
+              t = functionType(t, [], false);
+            } else if (lx.tk() === Tok.DotDotDot) {
+              lx.next();
+              this.expect(Tok.RParen);
+              t = functionType(t, [], true);
+            } else {
+              stack.push({ kind: TypeKind.Function, count: 0, packed: false, items: [], ret: t, loc, allow });
+              opened = true;
+              break;
+            }
+          } else break;
+        }
+        if (opened) break;
+        if (!allow && t === voidType) this.error('void is not a valid element type here', loc);
+        const f = stack.pop();
+        if (f === undefined) return t;
+        if (f.kind === TypeKind.Array || f.kind === TypeKind.Vector) {
+          this.expect(f.kind === TypeKind.Array ? Tok.RSquare : Tok.Greater);
+          t = f.kind === TypeKind.Array ? arrayType(t, f.count) : vectorType(t, f.count);
+        } else if (f.kind === TypeKind.Struct) {
+          f.items!.push(t);
+          if (this.eat(Tok.Comma)) {
+            stack.push(f);
+            break;
+          }
+          this.expect(Tok.RBrace);
+          if (f.packed) this.expect(Tok.Greater);
+          t = structType(f.items!, f.packed);
+        } else {
+          f.items!.push(t);
+          this.skipParamAttrs('param', t);
+          let vararg = false;
+          if (this.eat(Tok.Comma)) {
+            if (lx.tk() !== Tok.DotDotDot) {
+              stack.push(f);
+              break;
+            }
+            lx.next();
+            vararg = true;
+          }
+          this.expect(Tok.RParen);
+          t = functionType(f.ret!, f.items!, vararg);
+        }
+        loc = f.loc;
+        allow = f.allow;
+      }
+      allow = false;
     }
-    // legacy suffixes: `*` pointers and `(params)` function types
-    for (;;) {
-      if (lx.tk() === Tok.Star) {
-        lx.next();
-        t = ptrType(0);
-      } else if (this.isWord('addrspace') && t.kind !== TypeKind.Ptr) {
-        lx.next();
-        this.expect(Tok.LParen);
-        const as = this.parseUInt();
-        this.expect(Tok.RParen);
-        this.expect(Tok.Star);
-        t = ptrType(as);
-      } else if (lx.tk() === Tok.LParen) {
-        t = this.parseFunctionTypeParams(t);
-      } else break;
-    }
-    if (!allowVoid && t === voidType) this.error('void is not a valid element type here', loc);
-    return t;
   }
 
   private simpleType(w: string, loc: Loc): Type {
@@ -874,39 +953,6 @@ class Parser {
         this.error(`type '${w}' is not supported`, loc);
     }
     this.error(`expected type, found '${w}'`, loc);
-  }
-
-  private parseStructBody(packed: boolean): Type {
-    this.expect(Tok.LBrace);
-    const members: Type[] = [];
-    if (this.lx.tk() !== Tok.RBrace) {
-      do members.push(this.parseType(false));
-      while (this.eat(Tok.Comma));
-    }
-    this.expect(Tok.RBrace);
-    return structType(members, packed);
-  }
-
-  /** `ret (T1, T2, ...)` — the `(` is the current token. */
-  private parseFunctionTypeParams(ret: Type): Type {
-    const lx = this.lx;
-    this.expect(Tok.LParen);
-    const params: Type[] = [];
-    let vararg = false;
-    if (lx.tk() !== Tok.RParen) {
-      do {
-        if (lx.tk() === Tok.DotDotDot) {
-          lx.next();
-          vararg = true;
-          break;
-        }
-        const pt = this.parseType(false);
-        params.push(pt);
-        this.skipParamAttrs('param', pt);
-      } while (this.eat(Tok.Comma));
-    }
-    this.expect(Tok.RParen);
-    return functionType(ret, params, vararg);
   }
 
   /**
