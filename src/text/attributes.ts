@@ -291,3 +291,20 @@ function isSized(t: Type): boolean {
   }
   return true;
 }
+
+// ---- the verifier's rules for string function attributes (Verifier::verifyFunctionAttrs) ----
+
+const STRING_BOOLS = new Set([
+  'less-precise-fpmad', 'no-infs-fp-math', 'no-nans-fp-math', 'approx-func-fp-math', 'no-signed-zeros-fp-math',
+  'unsafe-fp-math', 'no-jump-tables', 'no-inline-line-tables', 'profile-sample-accurate', 'use-sample-profile',
+]);
+const STRING_UNSIGNED = new Set(['patchable-function-prefix', 'patchable-function-entry', 'warn-stack-size']);
+
+/** Why LLVM's verifier rejects the function attribute `"key"="value"` (value null: none), or null. */
+export function stringFnAttributeProblem(key: string, value: string | null): string | null {
+  const v = value ?? '';
+  if (key === 'frame-pointer') return v === 'all' || v === 'non-leaf' || v === 'none' || v === 'reserved' ? null : `invalid value for 'frame-pointer' attribute: ${v}`;
+  if (STRING_BOOLS.has(key)) return v === '' || v === 'true' || v === 'false' ? null : `invalid value for '${key}' attribute: ${v}`;
+  if (STRING_UNSIGNED.has(key)) return /^[0-9]+$/.test(v) && Number(v) <= 0xffffffff ? null : `"${key}" takes an unsigned integer: ${v}`;
+  return null;
+}

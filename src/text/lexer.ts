@@ -244,7 +244,7 @@ export class Lexer {
     const src = this.src;
     let p = this.pos;
     let c = src.charCodeAt(p);
-    while (c === 32 || c === 9) c = src.charCodeAt(++p);
+    while (c === 32 || c === 9 || c === 0) c = src.charCodeAt(++p);
     return c === 10 || c === 13 || c === 59 ? -1 : p;
   }
 
@@ -293,7 +293,8 @@ export class Lexer {
         p++;
         this.line++;
         this.lineStart = p;
-      } else if (c === 32 || c === 9 || c === 13) {
+      } else if (c === 32 || c === 9 || c === 13 || c === 0) {
+        // LLLexer takes an embedded NUL for a blank too
         p++;
       } else if (c === 59) {
         // ';' comment to end of line

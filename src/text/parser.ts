@@ -67,7 +67,7 @@ import { INTERN_SLOTS, Lexer, Tok, TOK_NAMES } from './lexer.js';
 import { parseFloatLiteral } from './float-format.js';
 import { dataLayoutProblem } from './datalayout.js';
 import { foldIntConstant } from '../ir/constant-int-fold.js';
-import { attributePlaceProblem, attributeTypeProblem, isAttributeWord, readAttributeArgument, type AttrHost } from './attributes.js';
+import { attributePlaceProblem, attributeTypeProblem, isAttributeWord, readAttributeArgument, stringFnAttributeProblem, type AttrHost } from './attributes.js';
 
 export interface ParseOptions {
   /**
@@ -338,6 +338,10 @@ class Parser {
           else this.error(`expected a top-level entity, found ${this.describe()}`);
       }
     }
+    for (const id of this.groupRefs) {
+      const p = this.groupProblems.get(id);
+      if (p !== undefined) this.error(p.msg, p.loc);
+    }
     if (this.dataLayoutLoc >= 0) {
       const problem = dataLayoutProblem(this.m.dataLayout ?? "");
       if (problem !== null) this.error(problem, this.dataLayoutLoc);
@@ -483,12 +487,19 @@ class Parser {
             continue;
           }
           if (t === Tok.String) {
+            const key = lx.text;
+            const kloc = lx.loc();
+            let value: string | null = null;
             lx.next();
             if (lx.tk() === Tok.Equal) {
               lx.next();
               if (lx.tk() !== Tok.String) this.error('expected string');
+              value = lx.text;
               lx.next();
             }
+            // the verifier checks it on the functions and calls that use the group
+            const problem = stringFnAttributeProblem(key, value);
+            if (problem !== null && !this.groupProblems.has(id)) this.groupProblems.set(id, { msg: problem, loc: kloc });
             continue;
           }
           this.error('unterminated attribute group');
@@ -1006,6 +1017,27 @@ class Parser {
       const problem = attributeTypeProblem(a.w, a.text.replace(/\s+"[^"]*"(=".*)?$/, ''), t);
       if (problem !== null) this.error(problem, a.loc);
     }
+  }
+
+  /** A group's first string attribute the verifier rejects ("frame-pointer"="x"), by group id. */
+  private groupProblems = new Map<number, { msg: string; loc: Loc }>();
+  /** The groups functions and calls refer to (checked once every group is read). */
+  private groupRefs: number[] = [];
+
+  /** A `"key"="value"` function attribute, checked by the verifier's rules for function string attributes. */
+  private stringFnAttribute(): void {
+    const lx = this.lx;
+    const key = lx.text;
+    const loc = lx.loc();
+    let value: string | null = null;
+    lx.next();
+    if (lx.tk() === Tok.Equal) {
+      lx.next();
+      if (lx.tk() === Tok.String) value = lx.text;
+      lx.next();
+    }
+    const problem = stringFnAttributeProblem(key, value);
+    if (problem !== null) this.error(problem, loc);
   }
 
   /** What src/text/attributes.ts needs of this parser. */
@@ -1528,6 +1560,7 @@ class Parser {
     const suffixStart = lx.start;
     for (;;) {
       if (lx.tk() === Tok.AttrGrpID) {
+        this.groupRefs.push(lx.num);
         lx.next();
         continue;
       }
@@ -1563,11 +1596,7 @@ class Parser {
         continue;
       }
       if (lx.tk() === Tok.String) {
-        lx.next();
-        if (lx.tk() === Tok.Equal) {
-          lx.next();
-          lx.next();
-        }
+        this.stringFnAttribute();
         continue;
       }
       if (lx.tk() === Tok.MetadataVar) {
@@ -2398,6 +2427,7 @@ class Parser {
     for (;;) {
       if (lx.tokLine !== callLine) break;
       if (lx.tk() === Tok.AttrGrpID) {
+        this.groupRefs.push(lx.num);
         lx.next();
         continue;
       }
@@ -2417,11 +2447,7 @@ class Parser {
         continue;
       }
       if (lx.tk() === Tok.String) {
-        lx.next();
-        if (lx.tk() === Tok.Equal) {
-          lx.next();
-          lx.next();
-        }
+        this.stringFnAttribute();
         continue;
       }
       if (lx.tk() === Tok.LSquare) this.error('operand bundles are not supported', lx.loc());

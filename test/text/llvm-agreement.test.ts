@@ -47,6 +47,16 @@ export const AGREEMENT_CASES: [string, string][] = [
   ['a number followed by letters', fn('  %1 = add i32 1, 1\n  %2x = add i32 1, 1\n  ret i32 0')],
   ['a metadata number beyond 32 bits', '!0 = !{!4294967296}\n'],
   ['the largest metadata number', '!0 = !{!4294967295}\n!4294967295 = !{}\n'],
+  // LLLexer takes an embedded NUL for a blank
+  ['a NUL between tokens', fn('  %1 = add i32 1, 1\u0000\t\u0000\n  ret i32 %1')],
+  // the verifier's rules for string function attributes, on the functions and calls that use them
+  ['a bad frame-pointer in a used group', 'declare void @g() #0\nattributes #0 = { "frame-pointer"="x" }\n'],
+  ['a bad frame-pointer in an unused group', 'declare void @g()\nattributes #0 = { "frame-pointer"="x" }\n'],
+  ['a bad frame-pointer on a call', 'declare void @g()\n' + fn('  call void @g() #0\n  ret void', 'define void @f()') + 'attributes #0 = { "frame-pointer"="x" }\n'],
+  ['a frame-pointer on a parameter', 'declare void @g(ptr "frame-pointer"="x")\n'],
+  ['a boolean string attribute with 1', 'declare void @g() "frame-pointer"="non-leaf" "no-jump-tables"="1"\n'],
+  ['good string attributes', 'declare void @g() "warn-stack-size"="12" "frame-pointer"="reserved" "less-precise-fpmad"="false" "use-sample-profile" "no-trapping-math"="maybe"\n'],
+  ['warn-stack-size not a number', 'declare void @g() "warn-stack-size"="x"\n'],
 ];
 
 describe.runIf(hasLlvm())('ssakit and llvm-as-19 agree on what is valid', () => {
