@@ -25,7 +25,7 @@ import type { Instruction } from '../ir/instruction.js';
 import { Opcode } from '../ir/opcodes.js';
 import type { ConstantExpr } from '../ir/constants.js';
 import { Value, ValueKind } from '../ir/value.js';
-import { constantGEPInstOffset, constantGEPOffset } from './instsimplify.js';
+import { constantGEPInstOffset, constantGEPOffset } from './constant-folding.js';
 
 export type AliasResult = 'no' | 'may' | 'must';
 

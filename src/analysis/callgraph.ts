@@ -1,8 +1,8 @@
 /**
  * The call graph of a module: for each defined function, the call sites and the distinct
  * functions they call directly, and the strongly connected components bottom-up (callees
- * before callers), found with Tarjan's algorithm run iteratively (an explicit stack of
- * nodes and edge cursors, so a call chain of any length cannot overflow the JS stack).
+ * before callers), found with Tarjan's algorithm (scc.ts; iterative, so a call chain of
+ * any length cannot overflow the JS stack).
  *
  * Invariants: nodes are the module's functions in module order (declarations included, with
  * no edges); Tarjan emits a component only after every component reachable from it, which
@@ -15,6 +15,7 @@ import type { Instruction } from '../ir/instruction.js';
 import type { Module } from '../ir/module.js';
 import { Opcode } from '../ir/opcodes.js';
 import { ValueKind } from '../ir/value.js';
+import { csrOfLists, stronglyConnectedComponents } from './scc.js';
 
 export class CallGraph {
   /** Functions of the module, indexed by node number. */
@@ -66,7 +67,9 @@ export class CallGraph {
       this.callSites[f] = sites;
       this.callees[f] = out;
     }
-    const { sccs, sccOf } = tarjan(n, this.callees);
+    const { off, adj } = csrOfLists(this.callees);
+    const { sccs, sccOf } = stronglyConnectedComponents(n, off, adj);
+    for (const c of sccs) c.reverse(); // each component from its root
     this.sccs = sccs;
     this.sccOf = sccOf;
   }
@@ -97,65 +100,6 @@ export class CallGraph {
   sameSCC(a: Function, b: Function): boolean {
     return this.sccOf[this.nodeOf(a)] === this.sccOf[this.nodeOf(b)];
   }
-}
-
-/** Tarjan's SCCs of a graph given as adjacency lists; components come out in reverse topological order. */
-export function tarjan(n: number, adj: readonly (readonly number[])[]): { sccs: number[][]; sccOf: Int32Array } {
-  const index = new Int32Array(n).fill(-1);
-  const low = new Int32Array(n);
-  const onStack = new Uint8Array(n);
-  const stack = new Int32Array(n);
-  const callNode = new Int32Array(n);
-  const cursor = new Int32Array(n);
-  const sccOf = new Int32Array(n).fill(-1);
-  const sccs: number[][] = [];
-  let sp = 0;
-  let counter = 0;
-  for (let r = 0; r < n; r++) {
-    if (index[r] >= 0) continue;
-    let csp = 0;
-    callNode[csp] = r;
-    cursor[csp++] = 0;
-    index[r] = low[r] = counter++;
-    stack[sp++] = r;
-    onStack[r] = 1;
-    while (csp > 0) {
-      const top = csp - 1;
-      const v = callNode[top];
-      const edges = adj[v];
-      if (cursor[top] < edges.length) {
-        const w = edges[cursor[top]++];
-        if (index[w] < 0) {
-          index[w] = low[w] = counter++;
-          stack[sp++] = w;
-          onStack[w] = 1;
-          callNode[csp] = w;
-          cursor[csp++] = 0;
-        } else if (onStack[w] && index[w] < low[v]) {
-          low[v] = index[w];
-        }
-        continue;
-      }
-      csp--;
-      if (csp > 0) {
-        const p = callNode[csp - 1];
-        if (low[v] < low[p]) low[p] = low[v];
-      }
-      if (low[v] === index[v]) {
-        const comp: number[] = [];
-        let w: number;
-        do {
-          w = stack[--sp];
-          onStack[w] = 0;
-          sccOf[w] = sccs.length;
-          comp.push(w);
-        } while (w !== v);
-        comp.reverse();
-        sccs.push(comp);
-      }
-    }
-  }
-  return { sccs, sccOf };
 }
 
 export function buildCallGraph(m: Module): CallGraph {

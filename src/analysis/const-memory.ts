@@ -13,15 +13,15 @@
  *
  * Analyses only: nothing here changes the IR.
  */
-import type { ConstantInt } from '../ir/constants.js';
+import { Constant, ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, ConstantString } from '../ir/constants.js';
 import type { GlobalVariable } from '../ir/function.js';
 import type { Instruction } from '../ir/instruction.js';
-import { allocSize, storeSize } from '../ir/layout.js';
+import { allocSize, storeSize, structLayout } from '../ir/layout.js';
 import { Flag, Opcode } from '../ir/opcodes.js';
-import { Type, TypeKind } from '../ir/types.js';
+import { floatType, i8, i64, ptr, Type, TypeKind } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 import { decomposePointer } from './alias.js';
-import { readConstantAt } from './instsimplify.js';
+import { readConstantAt } from './constant-folding.js';
 
 /**
  * A global whose bytes are known at compile time: `constant`, with an initializer that
@@ -152,4 +152,90 @@ export function findConstantCopy(alloca: Instruction): ConstantCopy | null {
   }
   if (copy === null || global === null) return null;
   return { global, copy, markers, loadAlign };
+}
+
+/** The value of type t at byte `off` of constant memory `p` points into, read byte by byte (LLVM's ReadDataFromGlobal); null when unknown. */
+export function constantBytes(p: Value, off: number, t: Type): Value | null {
+  const direct = loadFromConstantMemory(byteOffsetPointer(p, off), t);
+  if (direct !== null) return direct;
+  const d = decomposePointer(p);
+  if (d.offset === null || !isConstantMemoryGlobal(d.base)) return null;
+  const g = d.base;
+  const n = storeSize(t);
+  if (t.kind === TypeKind.Ptr || n > 8) return null;
+  let v = 0n;
+  for (let k = n - 1; k >= 0; k--) {
+    const b = constantByteAt(g.initializer!, g.valueType, d.offset + off + k);
+    if (b === null) return null;
+    v = (v << 8n) | BigInt(b);
+  }
+  if (t.kind === TypeKind.Int) return ConstantInt.get(t, v);
+  const dv = new DataView(new ArrayBuffer(8));
+  if (t === floatType) {
+    dv.setUint32(0, Number(v));
+    return ConstantFP.get(t, dv.getFloat32(0));
+  }
+  if (t.kind === TypeKind.Double) {
+    dv.setBigUint64(0, v);
+    return ConstantFP.get(t, dv.getFloat64(0));
+  }
+  return null;
+}
+
+
+/** Byte `off` of constant c of type cty (little-endian), or null when it is not a plain number. */
+function constantByteAt(c: Constant, cty: Type, off: number): number | null {
+  for (let guard = 0; guard < 64; guard++) {
+    if (off < 0 || off >= allocSize(cty)) return null;
+    switch (c.kind) {
+      case ValueKind.ConstantZero:
+      case ValueKind.ConstantNull:
+        return 0;
+      case ValueKind.ConstantString:
+        return (c as ConstantString).bytes[off] ?? 0;
+      case ValueKind.ConstantInt: {
+        if (off >= storeSize(cty)) return null; // padding of an odd-width integer
+        const u = BigInt.asUintN(Math.max(8, storeSize(cty) * 8), (c as ConstantInt).value);
+        return Number((u >> BigInt(8 * off)) & 255n);
+      }
+      case ValueKind.ConstantFP: {
+        const dv = new DataView(new ArrayBuffer(8));
+        if (cty === floatType) dv.setFloat32(0, (c as ConstantFP).value, true);
+        else if (cty.kind === TypeKind.Double) dv.setFloat64(0, (c as ConstantFP).value, true);
+        else return null;
+        return off < storeSize(cty) ? dv.getUint8(off) : null;
+      }
+      case ValueKind.ConstantArray:
+      case ValueKind.ConstantStruct: {
+        const agg = c as ConstantAggregate;
+        if (cty.kind === TypeKind.Array) {
+          const es = allocSize(cty.elem!);
+          const k = Math.floor(off / es);
+          c = agg.elements[k];
+          off -= k * es;
+          cty = cty.elem!;
+          continue;
+        }
+        if (cty.kind !== TypeKind.Struct) return null;
+        const offs = structLayout(cty).offsets;
+        let k = offs.length - 1;
+        while (k > 0 && offs[k] > off) k--;
+        if (off - offs[k] >= allocSize(cty.members[k])) return null; // padding: not defined
+        c = agg.elements[k];
+        off -= offs[k];
+        cty = cty.members[k];
+        continue;
+      }
+      default:
+        return null;
+    }
+  }
+  return null;
+}
+
+
+/** A pointer value `off` bytes past p for analysis only (a constant GEP when p is a constant). */
+function byteOffsetPointer(p: Value, off: number): Value {
+  if (off === 0 || p.kind !== ValueKind.GlobalVariable) return p;
+  return ConstantExpr.get(Opcode.GetElementPtr, ptr, [p as Constant, ConstantInt.get(i64, off)], Flag.InBounds, i8);
 }

@@ -15,7 +15,7 @@
  */
 import type { Instruction } from '../ir/instruction.js';
 import { FAST_MATH_MASK, Opcode, isCommutative, swappedPred } from '../ir/opcodes.js';
-import { POISON_FLAGS } from './instsimplify.js';
+import { POISON_FLAGS } from './constant-folding.js';
 
 export interface ExpressionEquality {
   /** Flag bits that do not tell expressions apart. */

@@ -13,3 +13,4 @@ export * from './postdom.js';
 export * from './control-dependence.js';
 export * from './loops.js';
 export * from './dataflow/index.js';
+export * from './scc.js';

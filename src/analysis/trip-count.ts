@@ -16,7 +16,7 @@ import type { ConstantInt } from '../ir/constants.js';
 import { Instruction } from '../ir/instruction.js';
 import { inversePred, Opcode, Pred, swappedPred } from '../ir/opcodes.js';
 import { ValueKind, type Value } from '../ir/value.js';
-import { evalICmp } from './instsimplify.js';
+import { evalICmp } from './constant-folding.js';
 
 function isConst(v: Value): v is ConstantInt {
   return v.kind === ValueKind.ConstantInt;

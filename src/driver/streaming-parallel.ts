@@ -26,7 +26,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PassTiming } from '../pm/pass-manager.js';
-import { parsePipeline } from '../pm/registry.js';
+import { parsePipeline } from '../pm/pipeline-parser.js';
 import { createPassManager, ensureRegistered } from '../passes/index.js';
 import {
   canStream,

@@ -7,7 +7,7 @@
  * canonical result.
  */
 import { parentPort } from 'node:worker_threads';
-import { parsePipeline } from '../pm/registry.js';
+import { parsePipeline } from '../pm/pipeline-parser.js';
 import { ensureRegistered } from '../passes/index.js';
 import type { WorkerReply, WorkerTask } from './streaming-parallel.js';
 import { claimedShare, rangeShare, streamFunctions } from './streaming.js';

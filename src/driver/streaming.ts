@@ -36,7 +36,7 @@ import type { DominatorTree } from '../analysis/dominators.js';
 import { CFGAnalysis, DominatorTreeAnalysis } from '../pm/analyses.js';
 import { createPassManager, ensureRegistered } from '../passes/index.js';
 import type { Instrumentation, PassManager, PipelineNode } from '../pm/pass-manager.js';
-import { parsePipeline } from '../pm/registry.js';
+import { parsePipeline } from '../pm/pipeline-parser.js';
 
 export interface OptimizeTextOptions {
   /** Pipeline in opt syntax ('' or absent: no passes). */

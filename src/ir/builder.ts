@@ -16,6 +16,11 @@ import type { Value } from './value.js';
 export class IRBuilder {
   private block: BasicBlock | null = null;
   private before: Instruction | null = null;
+  /**
+   * Called with every instruction the builder inserts, after inserting it (LLVM's
+   * IRBuilderCallbackInserter: instcombine puts new instructions on its worklist so).
+   */
+  onInsert: ((inst: Instruction) => void) | null = null;
 
   constructor(block?: BasicBlock) {
     if (block) this.setInsertPoint(block);
@@ -44,6 +49,7 @@ export class IRBuilder {
     if (this.block === null) throw new Error('IRBuilder has no insertion point');
     if (this.before !== null) this.block.insertBefore(inst, this.before);
     else this.block.append(inst);
+    if (this.onInsert !== null) this.onInsert(inst);
     return inst;
   }
 

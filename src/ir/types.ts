@@ -253,3 +253,51 @@ export const i16 = intType(16);
 export const i32 = intType(32);
 export const i64 = intType(64);
 export const ptr = ptrType(0);
+
+/** Whether values of `t` have a size (can be allocated, loaded, stored). Iterative. */
+export function isSized(t: Type): boolean {
+  const k = t.kind;
+  if (k === TypeKind.Int || k === TypeKind.Ptr || k === TypeKind.Float || k === TypeKind.Double) return true;
+  const stack: Type[] = [t];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (x.kind === TypeKind.Int || x.kind === TypeKind.Ptr || x.isFloatingPoint()) continue;
+    switch (x.kind) {
+      case TypeKind.Array:
+      case TypeKind.Vector:
+        stack.push(x.elem!);
+        break;
+      case TypeKind.Struct:
+        if (x.opaque) return false;
+        for (const m of x.members) stack.push(m);
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * One index step into `t`, as LLVM's GetElementPtrInst::getTypeAtIndex: the element of an
+ * array or a vector, whatever the index (a GEP index into an array is not bounded by its
+ * length), or member `index` of a struct (the index must be known and in range). Null when
+ * `t` cannot be indexed so. Every GEP walk (the parser, the verifier, constant folding,
+ * instcombine) steps with it.
+ */
+export function gepStepType(t: Type, index: number | null): Type | null {
+  if (t.kind === TypeKind.Array || t.kind === TypeKind.Vector) return t.elem!;
+  if (t.kind === TypeKind.Struct && index !== null && index >= 0 && index < t.members.length) return t.members[index];
+  return null;
+}
+
+/**
+ * One index step of extractvalue and insertvalue (LLVM's ExtractValueInst::getIndexedType):
+ * element `index` of an array or member `index` of a struct, in range; null otherwise.
+ */
+export function aggregateStepType(t: Type, index: number): Type | null {
+  if (index < 0) return null;
+  if (t.kind === TypeKind.Array) return index < t.count ? t.elem! : null;
+  if (t.kind === TypeKind.Struct) return index < t.members.length ? t.members[index] : null;
+  return null;
+}

@@ -1,6 +1,7 @@
 /**
  * Every pass, registered by name, and the entry point that runs a pipeline string on a
- * module. Add a pass by writing src/passes/NAME.ts exporting a PassInfo and listing it here.
+ * module. Add a pass by declaring it with definePass (src/pm/define-pass.ts) in its file
+ * under src/transforms/ (the group LLVM puts it in) and listing it here.
  */
 import type { Module } from '../ir/module.js';
 import { verifyFunction, verifyModule } from '../analysis/verifier.js';
@@ -40,7 +41,8 @@ import { dsePass } from '../transforms/scalar/dse.js';
 import { SSA_PASSES } from '../transforms/ssa/passes.js';
 import { Instrumentation, PassManager } from '../pm/pass-manager.js';
 import { registerStandardPipelines } from './pipelines.js';
-import { parsePipeline, registerPass, type PassInfo } from '../pm/registry.js';
+import { parsePipeline } from '../pm/pipeline-parser.js';
+import { registerPass, type PassInfo } from '../pm/registry.js';
 
 const ALL_PASSES: PassInfo[] = [
   // one entry per pass file
@@ -105,7 +107,8 @@ export function runPipeline(m: Module, pipeline: string, instr: Instrumentation 
   return pm;
 }
 
-export { parsePipeline, passInfos, PipelineError } from '../pm/registry.js';
+export { parsePipeline, PipelineError } from '../pm/pipeline-parser.js';
+export { passInfos } from '../pm/registry.js';
 export { PassManager, VerifyEachError } from '../pm/pass-manager.js';
 // The Node-only streaming optimizer (streaming.ts, streaming-parallel.ts) is not re-exported
 // here: everything that imports this file must still bundle for a browser (src/index.ts and

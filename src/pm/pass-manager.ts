@@ -15,6 +15,7 @@ import type { Function } from '../ir/function.js';
 import type { Module } from '../ir/module.js';
 import { printFunction, printModule } from '../text/printer.js';
 import type { Analysis, FunctionAnalysisManagerLike, FunctionPass, ModulePass, Pass, PassContext, Preserved } from './pass.js';
+import { assert } from '../util/assert.js';
 
 export class FunctionAnalysisManager implements FunctionAnalysisManagerLike {
   private cache = new Map<Analysis<unknown>, unknown>();
@@ -159,7 +160,7 @@ export class PassManager {
     let changed = false;
     for (const node of pipeline) {
       if ('pass' in node) {
-        if (node.pass.kind !== 'function') throw new Error(`runOnFunction: '${node.pass.name}' is a module pass`);
+        assert(node.pass.kind === 'function', `runOnFunction: '${node.pass.name}' is a module pass`);
         changed = this.runFunctionPass(node.pass, fn) || changed;
       } else if ('repeat' in node) {
         for (let k = 0; k < node.repeat; k++) changed = this.runNodesOn(node.body, fn) || changed;

@@ -43,12 +43,14 @@ import { Flag, Opcode, OPCODE_BY_NAME, OPCODE_NAMES, Pred, fcmpPredByName, icmpP
 import {
   Type,
   TypeKind,
+  aggregateStepType,
   arrayType,
   bfloatType,
   doubleType,
   floatType,
   fp128Type,
   functionType,
+  gepStepType,
   halfType,
   i1,
   i32,
@@ -289,6 +291,19 @@ class Parser {
     if (!Number.isSafeInteger(v) || v < 0) this.error(`expected ${what}`);
     this.lx.next();
     return v;
+  }
+
+  /** The `, N, M…` indices of extractvalue/insertvalue into `agg`, and the type they reach. */
+  private parseAggregateIndices(agg: Type, opName: string, loc: Loc): { idx: number[]; t: Type } {
+    const idx: number[] = [];
+    let t = agg;
+    while (this.eat(Tok.Comma)) {
+      const k = this.parseUInt('index');
+      idx.push(k);
+      t = aggregateStepType(t, k) ?? this.error(`invalid ${opName} index ${k} into '${t}'`, loc);
+    }
+    if (idx.length === 0) this.error(`${opName} needs at least one index`, loc);
+    return { idx, t };
   }
 
   /** Skips a balanced `( … )` group starting at the current `(`; the current token afterwards follows it. */
@@ -2062,16 +2077,7 @@ class Parser {
       case Opcode.ExtractValue: {
         lx.next();
         const agg = this.parseTypeAndValue();
-        const idx: number[] = [];
-        let t = agg.type;
-        while (this.eat(Tok.Comma)) {
-          const k = this.parseUInt('index');
-          idx.push(k);
-          if (t.kind === TypeKind.Struct && k < t.members.length) t = t.members[k];
-          else if (t.kind === TypeKind.Array && k < t.count) t = t.elem!;
-          else this.error(`invalid extractvalue index ${k} into '${t}'`, loc);
-        }
-        if (idx.length === 0) this.error('extractvalue needs at least one index', loc);
+        const { idx, t } = this.parseAggregateIndices(agg.type, 'extractvalue', loc);
         const i = new Instruction(Opcode.ExtractValue, t, [agg]);
         i.indices = idx;
         return i;
@@ -2081,16 +2087,7 @@ class Parser {
         const agg = this.parseTypeAndValue();
         this.expect(Tok.Comma);
         const v = this.parseTypeAndValue();
-        const idx: number[] = [];
-        let t = agg.type;
-        while (this.eat(Tok.Comma)) {
-          const k = this.parseUInt('index');
-          idx.push(k);
-          if (t.kind === TypeKind.Struct && k < t.members.length) t = t.members[k];
-          else if (t.kind === TypeKind.Array && k < t.count) t = t.elem!;
-          else this.error(`invalid insertvalue index ${k} into '${t}'`, loc);
-        }
-        if (idx.length === 0) this.error('insertvalue needs at least one index', loc);
+        const { idx, t } = this.parseAggregateIndices(agg.type, 'insertvalue', loc);
         if (t !== v.type) this.error(`insertvalue operand has type '${v.type}', expected '${t}'`, loc);
         const i = new Instruction(Opcode.InsertValue, agg.type, [agg, v]);
         i.indices = idx;
@@ -2347,16 +2344,16 @@ class Parser {
       if (idx.type.scalarType().kind !== TypeKind.Int) this.error('getelementptr index must be an integer', iloc);
       if (!first) {
         if (t === null) this.error('too many getelementptr indices', iloc);
+        let k: number | null = null;
         if (t.kind === TypeKind.Struct) {
           // a constant expression LLVM folds to an integer as it reads it is one
           const folded = constantIntOf(idx);
           if (folded === null) this.error('struct index must be a constant', iloc);
           idx = folded;
-          const k = Number((idx as ConstantInt).value);
+          k = Number(folded.value);
           if (k < 0 || k >= t.members.length) this.error(`struct index ${k} out of range for '${t}'`, iloc);
-          t = t.members[k];
-        } else if (t.kind === TypeKind.Array || t.kind === TypeKind.Vector) t = t.elem;
-        else this.error(`cannot index into '${t}'`, iloc);
+        }
+        t = gepStepType(t, k) ?? this.error(`cannot index into '${t}'`, iloc);
       }
       first = false;
       ops.push(idx);

@@ -1,19 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  bigintToFloat32,
-  constantFoldBinOp,
-  constantFoldCast,
-  constantFoldCompare,
-  constantFoldConstantExpr,
-  simplifyBinOp,
-  simplifyCast,
-  simplifyFCmp,
-  simplifyGEP,
-  simplifyICmp,
-  simplifyInstruction,
-  simplifyPhiValues,
-  simplifySelect,
-} from '../../src/analysis/instsimplify.js';
+import { bigintToFloat32, constantFoldBinOp, constantFoldCast, constantFoldCompare, constantFoldConstantExpr } from '../../src/analysis/constant-folding.js';
+import { simplifyBinOp, simplifyCast, simplifyFCmp, simplifyGEP, simplifyICmp, simplifyInstruction, simplifyPhiValues, simplifySelect } from '../../src/analysis/instsimplify.js';
 import { ConstantExpr, ConstantFP, ConstantInt, PoisonValue, UndefValue } from '../../src/ir/constants.js';
 import { Instruction } from '../../src/ir/instruction.js';
 import { Flag, Opcode, Pred } from '../../src/ir/opcodes.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evalICmp } from '../../src/analysis/instsimplify.js';
+import { evalICmp } from '../../src/analysis/constant-folding.js';
 import { inversePred, Pred } from '../../src/ir/opcodes.js';
 import { tripCount } from '../../src/analysis/trip-count.js';
 import { countOps, opt, sameResults, stat } from './cfg-helpers.js';

@@ -10,7 +10,7 @@ import { CFGAnalysis, DominatorTreeAnalysis } from '../../src/pm/analyses.js';
 import { ensureRegistered, parsePipeline, PassManager, PipelineError, runPipeline, VerifyEachError } from '../../src/passes/index.js';
 import type { FunctionPass, PassContext, PassResult, Preserved } from '../../src/pm/pass.js';
 import { PIPELINES } from '../../src/passes/pipelines.js';
-import { parseNumericParams } from '../../src/pm/registry.js';
+import { definePass, param, parseParams, type ParamSpecs } from '../../src/pm/define-pass.js';
 import { parseModule } from '../../src/text/parser.js';
 import { printModule } from '../../src/text/printer.js';
 
@@ -70,17 +70,69 @@ describe('pipeline strings (opt syntax)', () => {
   });
 });
 
-describe('numeric pass parameters', () => {
-  interface O { threshold: number; maxTripCount: number }
-  const keys = { threshold: 'threshold', 'max-trip-count': 'maxTripCount' } as const;
-  it('name=N pairs separated by semicolons; the last one wins', () => {
-    expect(parseNumericParams<O>('p', '', keys)).toEqual({});
-    expect(parseNumericParams<O>('p', 'threshold=5; max-trip-count=70;threshold=6', keys)).toEqual({ threshold: 6, maxTripCount: 70 });
+describe('pass parameters (definePass)', () => {
+  interface O { threshold: number; maxTripCount: number; select: boolean; mode: 'a' | 'b' | 'off' }
+  const specs: ParamSpecs<O> = {
+    threshold: param.int('threshold', 10, ''),
+    maxTripCount: param.int('max-trip-count', 20, ''),
+    select: param.flag('select', true, '', ['speculate']),
+    mode: param.choice('mode', ['a', 'b', 'off'] as const, 'a', '', 'off'),
+  };
+  const expected = '(expected threshold=N, max-trip-count=N, [no-]select, no-mode, mode=a|b|off)';
+
+  it('every parameter has its default; items separated by semicolons set them; the last one wins', () => {
+    expect(parseParams<O>('p', specs, '')).toEqual({ threshold: 10, maxTripCount: 20, select: true, mode: 'a' });
+    expect(parseParams<O>('p', specs, 'threshold=5; max-trip-count=70;threshold=6;no-select;mode=b')).toEqual({ threshold: 6, maxTripCount: 70, select: false, mode: 'b' });
+    expect(parseParams<O>('p', specs, 'no-speculate;no-mode')).toEqual({ threshold: 10, maxTripCount: 20, select: false, mode: 'off' });
   });
-  it('unknown names, values that are not whole numbers and inherited names are errors', () => {
-    for (const bad of ['bogus=1', 'threshold', 'threshold=-1', 'threshold=1.5', 'constructor=1', 'toString=2']) {
-      expect(() => parseNumericParams<O>('p', bad, keys), bad).toThrow(`p: unknown parameter '${bad}' (expected threshold=N, max-trip-count=N)`);
+
+  it('unknown names, values of the wrong type and inherited names are errors at the item', () => {
+    for (const bad of ['bogus=1', 'threshold', 'threshold=-1', 'threshold=1.5', 'constructor=1', 'toString=2', 'mode=c', 'no-threshold', 'select=1']) {
+      let err: unknown = null;
+      try {
+        parseParams<O>('p', specs, `threshold=1; ${bad}`);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, bad).toMatchObject({ name: 'ParamError', message: `p: unknown parameter '${bad}' ${expected}`, offset: 13 });
     }
+    expect(() => parseParams('p', undefined, 'x')).toThrow("p: unknown parameter 'x' (the pass takes none)");
+  });
+
+  it('a bad parameter is a pipeline error located in the pipeline string, never an internal error or ignored', () => {
+    ensureRegistered();
+    const located = (text: string): string => {
+      try {
+        parsePipeline(text);
+      } catch (e) {
+        expect(e).toBeInstanceOf(PipelineError);
+        return (e as Error).message;
+      }
+      throw new Error(`'${text}' was accepted`);
+    };
+    expect(located('sccp,indvars<bogus>')).toBe(
+      "indvars: unknown parameter 'bogus' (expected no-strength-reduce, strength-reduce=never|profitable|always, exit-values=never|cheap|always, [no-]lftr, [no-]widen)\n  sccp,indvars<bogus>\n               ^",
+    );
+    expect(located('mem2reg<minimal>')).toBe("mem2reg: unknown parameter 'minimal' (the pass takes none)\n  mem2reg<minimal>\n          ^");
+    expect(located('fixpoint<abc>(dce)')).toBe('fixpoint needs a count: fixpoint<N>(...)\n  fixpoint<abc>(dce)\n           ^');
+    expect(located('simplifycfg<no-select; phi-limit=x>')).toMatch(/unknown parameter 'phi-limit=x'.*\n  simplifycfg<no-select; phi-limit=x>\n {25}\^$/);
+    expect(located('function<x>(dce)')).toMatch(/function\(\.\.\.\) takes no parameter 'x'/);
+    expect(located('O2<x>')).toMatch(/pipeline 'O2' takes no parameter 'x'/);
+    expect(located('dce,nosuch')).toBe("unknown pass name 'nosuch' (run 'ssakit opt --list-passes' for the list)\n  dce,nosuch\n      ^");
+  });
+
+  it('a pass declared with definePass runs with its parsed parameters', () => {
+    const seen: O[] = [];
+    const info = definePass<O>({ name: 'probe', description: 'records its parameters', params: specs, run: (_fn, _ctx, o) => (seen.push(o), { changed: false }) });
+    const pass = info.create('threshold=3');
+    expect(pass).toMatchObject({ kind: 'function', name: 'probe' });
+    expect(info.params!.map((p) => p.name)).toEqual(['threshold', 'max-trip-count', 'select', 'mode']);
+    const m = parseModule(TWO_FUNCTIONS);
+    new PassManager(m).run([{ pass }]);
+    expect(seen).toEqual([
+      { threshold: 3, maxTripCount: 20, select: true, mode: 'a' },
+      { threshold: 3, maxTripCount: 20, select: true, mode: 'a' },
+    ]);
   });
 });
 

@@ -7,8 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { optimizeText } from '../../src/driver/streaming.js';
-import { claimedShare } from '../../src/driver/streaming.js';
+import { claimedShare, optimizeText } from '../../src/driver/streaming.js';
 import { parseModule } from '../../src/text/parser.js';
 import { clangFileToLL, hasLlvm, listPrograms, LLVM_MISSING } from '../helpers/llvm.js';
 

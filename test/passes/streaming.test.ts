@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parsePipeline } from '../../src/passes/index.js';
 import { canStream, optimizeText, type OptimizeTextResult } from '../../src/driver/streaming.js';
+import { parsePipeline } from '../../src/passes/index.js';
 import { clangFileToLL, hasLlvm, listPrograms, LLVM_MISSING, OptLevel } from '../helpers/llvm.js';
 
 const llvm = hasLlvm();

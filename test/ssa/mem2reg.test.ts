@@ -9,7 +9,8 @@ import type { Function } from '../../src/ir/function.js';
 import type { Module } from '../../src/ir/module.js';
 import { Opcode } from '../../src/ir/opcodes.js';
 import { runPipeline } from '../../src/passes/index.js';
-import { isAllocaPromotable, promotableAllocas, promoteMemoryToRegister, traceMem2Reg } from '../../src/transforms/ssa/mem2reg.js';
+import { promoteMemoryToRegister, traceMem2Reg } from '../../src/transforms/ssa/mem2reg.js';
+import { isAllocaPromotable, promotableAllocas } from '../../src/transforms/utils/promote-memory.js';
 import { parseModule } from '../../src/text/parser.js';
 import { printFunction } from '../../src/text/printer.js';
 

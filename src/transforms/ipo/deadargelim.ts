@@ -21,8 +21,7 @@ import type { Module } from '../../ir/module.js';
 import { Flag, Opcode } from '../../ir/opcodes.js';
 import { functionType, voidType } from '../../ir/types.js';
 import { hasExactDefinition, isLocalLinkage, scanGlobalRefs } from './ipo-utils.js';
-import type { ModulePass, ModulePassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import { definePass } from '../../pm/define-pass.js';
 
 export function runDeadArgElim(m: Module, changedFn?: (f: Function) => void): { args: number; returns: number } {
   let args = 0;
@@ -109,19 +108,14 @@ export function runDeadArgElim(m: Module, changedFn?: (f: Function) => void): { 
   return { args, returns };
 }
 
-export const deadargelimPass: PassInfo = {
+export const deadargelimPass = definePass({
   name: 'deadargelim',
   description: 'drop parameters internal functions never use and results no caller uses',
-  create(): ModulePass {
-    return {
-      kind: 'module',
-      name: 'deadargelim',
-      run(m: Module, ctx: ModulePassContext): PassResult {
-        const r = runDeadArgElim(m, (f) => ctx.invalidate(f, 'none'));
-        if (r.args) ctx.stat('dead arguments removed', r.args);
-        if (r.returns) ctx.stat('dead return values removed', r.returns);
-        return { changed: r.args + r.returns > 0, preserved: r.args + r.returns > 0 ? 'none' : 'all' };
-      },
-    };
+  module: true,
+  run(m, ctx) {
+    const r = runDeadArgElim(m, (f) => ctx.invalidate(f, 'none'));
+    if (r.args) ctx.stat('dead arguments removed', r.args);
+    if (r.returns) ctx.stat('dead return values removed', r.returns);
+    return { changed: r.args + r.returns > 0, preserved: r.args + r.returns > 0 ? 'none' : 'all' };
   },
-};
+});

@@ -16,8 +16,7 @@ import type { Function, GlobalVariable } from '../../ir/function.js';
 import type { Module } from '../../ir/module.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { isLocalLinkage } from './ipo-utils.js';
-import type { ModulePass, ModulePassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import { definePass } from '../../pm/define-pass.js';
 
 function isRoot(g: Function | GlobalVariable): boolean {
   return !isLocalLinkage(g) || g.name.startsWith('llvm.') || /\bcomdat\b/.test(g.attrs.suffix);
@@ -94,19 +93,14 @@ export function runGlobalDCE(m: Module): { functions: number; globals: number } 
   return { functions, globals };
 }
 
-export const globaldcePass: PassInfo = {
+export const globaldcePass = definePass({
   name: 'globaldce',
   description: 'delete internal functions and globals unreachable from the externally visible ones (dead cycles included)',
-  create(): ModulePass {
-    return {
-      kind: 'module',
-      name: 'globaldce',
-      run(m: Module, ctx: ModulePassContext): PassResult {
-        const r = runGlobalDCE(m);
-        if (r.functions) ctx.stat('functions deleted', r.functions);
-        if (r.globals) ctx.stat('globals deleted', r.globals);
-        return { changed: r.functions + r.globals > 0, preserved: 'all' };
-      },
-    };
+  module: true,
+  run(m, ctx) {
+    const r = runGlobalDCE(m);
+    if (r.functions) ctx.stat('functions deleted', r.functions);
+    if (r.globals) ctx.stat('globals deleted', r.globals);
+    return { changed: r.functions + r.globals > 0, preserved: 'all' };
   },
-};
+});

@@ -28,8 +28,7 @@ import { doubleType, floatType, i32, intType, ptrType, Type, voidType } from '..
 import { abiAlign } from '../../ir/layout.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { CallGraph } from '../../analysis/callgraph.js';
-import type { ModulePass, ModulePassContext, PassResult } from '../../pm/pass.js';
-import { parseNumericParams, type PassInfo } from '../../pm/registry.js';
+import { definePass, param, reportStats } from '../../pm/define-pass.js';
 
 export interface InlineOptions {
   /** Most instructions (after constant-argument discounts) of an inlined callee. */
@@ -359,27 +358,18 @@ export function inlineModule(m: Module, opts: Partial<InlineOptions> = {}, chang
   return stats;
 }
 
-export function parseInlineParams(params: string): Partial<InlineOptions> {
-  return parseNumericParams<InlineOptions>('inline', params, { 'threshold': 'threshold', 'caller-limit': 'callerLimit' });
-}
-
-export const inlinePass: PassInfo = {
+export const inlinePass = definePass({
   name: 'inline',
   description: 'inline small direct calls bottom-up over the call graph; delete unused internal functions',
-  create(params: string): ModulePass {
-    const opts = parseInlineParams(params);
-    return {
-      kind: 'module',
-      name: 'inline',
-      run(m: Module, ctx: ModulePassContext): PassResult {
-        const s = inlineModule(m, opts, (f) => ctx.invalidate(f, 'none'));
-        if (s.inlined) ctx.stat('call sites inlined', s.inlined);
-        if (s.deleted) ctx.stat('dead functions deleted', s.deleted);
-        if (s.deadCalls) ctx.stat('unused calls of pure functions deleted', s.deadCalls);
-        const changed = s.inlined + s.deleted + (s.deadCalls ?? 0) > 0;
-        return { changed, preserved: changed ? 'none' : 'all' };
-      },
-    };
+  module: true,
+  params: {
+    threshold: param.int('threshold', DEFAULT_INLINE_OPTIONS.threshold, 'most instructions of an inlined callee, after constant-argument discounts'),
+    callerLimit: param.int('caller-limit', DEFAULT_INLINE_OPTIONS.callerLimit, 'callers are not grown past this many instructions'),
   },
-};
+  run(m, ctx, opts) {
+    const s = inlineModule(m, opts, (f) => ctx.invalidate(f, 'none'));
+    reportStats(ctx, { 'call sites inlined': s.inlined, 'dead functions deleted': s.deleted, 'unused calls of pure functions deleted': s.deadCalls ?? 0 });
+    return { changed: s.inlined + s.deleted + (s.deadCalls ?? 0) > 0 };
+  },
+});
 

@@ -1,7 +1,7 @@
 /**
  * ipsccp: sparse conditional constant propagation across the call graph, after LLVM's
  * IPSCCPPass (llvm/lib/Transforms/IPO/SCCP.cpp with SCCPSolver.cpp): Wegman and Zadeck's
- * algorithm (src/transforms/scalar/sccp.ts) run over every function at once, where
+ * algorithm (its lattice, evaluation rules and rewrite shared with sccp in src/transforms/utils/sccp-solver.ts) run over every function at once, where
  *  - an internal function whose every use is a direct call (its callers are all known) has
  *    its arguments in the lattice: each is the meet of the actual arguments of the call
  *    sites in executable blocks (but a `byval` argument, a copy, is overdefined), and its
@@ -33,13 +33,8 @@ import { Argument, Value, ValueKind } from '../../ir/value.js';
 import { simplifyWithOperands } from '../../analysis/instsimplify.js';
 import { isTriviallyDead } from '../../ir/effects.js';
 import { hasExactDefinition, isLocalLinkage, scanGlobalRefs } from './ipo-utils.js';
-import type { ModulePass, ModulePassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
-import { applySCCPResult, isEvaluable, switchTarget, type SCCPResultView } from '../scalar/sccp.js';
-
-const TOP = 0;
-const CONST = 1;
-const OVER = 2;
+import { definePass } from '../../pm/define-pass.js';
+import { applySCCPResult, CONST, isEvaluable, OVER, switchTarget, TOP, type SCCPResultView } from '../utils/sccp-solver.js';
 
 /** A lattice cell for a value that is not an instruction (argument, return value, global). */
 interface Cell {
@@ -513,24 +508,19 @@ function cleanDead(f: Function): void {
   }
 }
 
-export const ipsccpPass: PassInfo = {
+export const ipsccpPass = definePass({
   name: 'ipsccp',
   description: 'interprocedural sparse conditional constant propagation: constant arguments, return values and internal globals',
-  create(): ModulePass {
-    return {
-      kind: 'module',
-      name: 'ipsccp',
-      run(m: Module, ctx: ModulePassContext): PassResult {
-        const st = runIPSCCP(m, (f) => ctx.invalidate(f, 'none'));
-        if (st.constants) ctx.stat('values replaced by constants', st.constants);
-        if (st.branches) ctx.stat('branches folded', st.branches);
-        if (st.blocks) ctx.stat('unreachable blocks removed', st.blocks);
-        if (st.args) ctx.stat('arguments found constant', st.args);
-        if (st.returns) ctx.stat('return values zapped', st.returns);
-        if (st.globals) ctx.stat('globals found constant', st.globals);
-        const n = st.constants + st.branches + st.blocks + st.args + st.returns + st.globals;
-        return { changed: n > 0, preserved: n > 0 ? 'none' : 'all' };
-      },
-    };
+  module: true,
+  run(m, ctx) {
+    const st = runIPSCCP(m, (f) => ctx.invalidate(f, 'none'));
+    if (st.constants) ctx.stat('values replaced by constants', st.constants);
+    if (st.branches) ctx.stat('branches folded', st.branches);
+    if (st.blocks) ctx.stat('unreachable blocks removed', st.blocks);
+    if (st.args) ctx.stat('arguments found constant', st.args);
+    if (st.returns) ctx.stat('return values zapped', st.returns);
+    if (st.globals) ctx.stat('globals found constant', st.globals);
+    const n = st.constants + st.branches + st.blocks + st.args + st.returns + st.globals;
+    return { changed: n > 0, preserved: n > 0 ? 'none' : 'all' };
   },
-};
+});

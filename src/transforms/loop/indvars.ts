@@ -32,7 +32,7 @@
  *    IV of the loop with a constant step against its value after T steps (exact when
  *    T*|step| < 2^bits), and the old IV dies.
  *  - widening: an IV `next = add nsw phi, step` whose values are sign-extended gets a
- *    wide twin that replaces the extensions and the invariant comparisons (see widen()).
+ *    wide twin that replaces the extensions and the invariant comparisons (indvars-widen.ts).
  * Not done: widening through zext or through derived values, non-affine recurrences,
  * symbolic trip counts for LFTR, loops with several exits, pointer IVs (GEP strength
  * reduction), loop deletion.
@@ -48,101 +48,13 @@ import { CFG } from '../../analysis/cfg.js';
 import type { DominatorTree } from '../../analysis/dominators.js';
 import { findLoops, Loop, type LoopInfo } from '../../analysis/loops.js';
 import { LoopAnalysis } from '../../pm/analyses.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass, param, reportStats } from '../../pm/define-pass.js';
 import { computeLoopExits, simplifyLoops, type LoopExits } from '../utils/loop-simplify.js';
-import { deleteIfDead } from '../scalar/simplifycfg.js';
+import { deleteIfDead } from '../utils/local.js';
+import { SK, Sym, sConst, sVal, sAdd, sMul, sNeg, sSub, SymEmitter, BasicIV, Linear } from './iv-expr.js';
+import { widenIV } from './indvars-widen.js';
 import { indvarsExitValuesSCEV } from './indvars-scev.js';
-
-// ---- symbolic loop-invariant expressions ---------------------------------------------------
-
-const enum SK {
-  Const,
-  Val,
-  Add,
-  Mul,
-}
-
-/** An invariant integer expression, folded while built, emitted in the preheader on demand. */
-interface Sym {
-  k: SK;
-  c: bigint;
-  v: Value | null;
-  a: Sym | null;
-  b: Sym | null;
-  key: string;
-}
-
-function sConst(c: bigint, bits: number): Sym {
-  const n = BigInt.asIntN(bits, c);
-  return { k: SK.Const, c: n, v: null, a: null, b: null, key: 'c' + n };
-}
-function sVal(v: Value, bits: number): Sym {
-  if (v.kind === ValueKind.ConstantInt) return sConst((v as ConstantInt).value, bits);
-  return { k: SK.Val, c: 0n, v, a: null, b: null, key: 'v' + v.uid };
-}
-function sAdd(a: Sym, b: Sym, bits: number): Sym {
-  if (a.k === SK.Const && b.k === SK.Const) return sConst(a.c + b.c, bits);
-  if (a.k === SK.Const && a.c === 0n) return b;
-  if (b.k === SK.Const && b.c === 0n) return a;
-  if (b.k === SK.Const && a.k !== SK.Const) return { k: SK.Add, c: 0n, v: null, a, b, key: `(+ ${a.key} ${b.key})` };
-  if (a.k === SK.Const) return sAdd(b, a, bits);
-  return { k: SK.Add, c: 0n, v: null, a, b, key: `(+ ${a.key} ${b.key})` };
-}
-function sMul(a: Sym, b: Sym, bits: number): Sym {
-  if (a.k === SK.Const && b.k === SK.Const) return sConst(a.c * b.c, bits);
-  if (a.k === SK.Const && a.c === 0n) return a;
-  if (b.k === SK.Const && b.c === 0n) return b;
-  if (a.k === SK.Const && a.c === 1n) return b;
-  if (b.k === SK.Const && b.c === 1n) return a;
-  if (a.k === SK.Const) return sMul(b, a, bits);
-  return { k: SK.Mul, c: 0n, v: null, a, b, key: `(* ${a.key} ${b.key})` };
-}
-function sNeg(a: Sym, bits: number): Sym {
-  return sMul(a, sConst(-1n, bits), bits);
-}
-function sSub(a: Sym, b: Sym, bits: number): Sym {
-  return sAdd(a, sNeg(b, bits), bits);
-}
-
-/** Emits invariant expressions before a fixed point (the preheader's terminator), sharing equal ones. */
-class SymEmitter {
-  private memo = new Map<string, Value>();
-  constructor(
-    readonly before: Instruction,
-    readonly type: Type,
-  ) {}
-
-  emit(s: Sym): Value {
-    if (s.k === SK.Const) return ConstantInt.get(this.type, s.c);
-    if (s.k === SK.Val) return s.v!;
-    const m = this.memo.get(s.key);
-    if (m !== undefined) return m;
-    const a = this.emit(s.a!);
-    const b = this.emit(s.b!);
-    const i = new Instruction(s.k === SK.Add ? Opcode.Add : Opcode.Mul, this.type, [a, b]);
-    this.before.parent!.insertBefore(i, this.before);
-    this.memo.set(s.key, i);
-    return i;
-  }
-}
-
-// ---- IVs ---------------------------------------------------------------------------------------
-
-interface BasicIV {
-  phi: Instruction;
-  next: Instruction;
-  start: Value;
-  /** The per-iteration step (negated already for `sub`). */
-  step: Sym;
-  bits: number;
-}
-
-interface Linear {
-  iv: BasicIV;
-  scale: Sym;
-  offset: Sym;
-}
 
 export interface IndVarsOptions {
   /** 'profitable': only when the replaced chain has at least two instructions (a mul among them). */
@@ -163,7 +75,7 @@ export interface IndVarsStats {
   widened: number;
 }
 
-class IndVars {
+export class IndVars {
   readonly stats: IndVarsStats = { redundant: 0, reduced: 0, exitValues: 0, lftr: 0, widened: 0 };
   private readonly exits: LoopExits;
 
@@ -176,11 +88,11 @@ class IndVars {
     this.exits = computeLoopExits(li);
   }
 
-  private inLoop(l: Loop, b: BasicBlock): boolean {
+  inLoop(l: Loop, b: BasicBlock): boolean {
     return b.id < this.cfg.n && this.cfg.blocks[b.id] === b && l.contains(b.id);
   }
 
-  private invariant(l: Loop, v: Value): boolean {
+  invariant(l: Loop, v: Value): boolean {
     if (v.kind === ValueKind.Instruction) return !this.inLoop(l, (v as Instruction).parent!);
     return v.kind !== ValueKind.BasicBlock;
   }
@@ -207,203 +119,10 @@ class IndVars {
     if (this.opts.strengthReduce !== 'never') this.strengthReduce(l, live, header, ph, latch, created);
     const all = [...live, ...created];
     if (this.opts.exitValues !== 'never' || this.opts.lftr) this.exitAndTest(l, all, ph);
-    if (this.opts.widen) for (const iv of all) if (iv.phi.parent !== null && iv.next.parent !== null) this.widen(l, iv, header, ph, latch);
+    if (this.opts.widen) for (const iv of all) if (iv.phi.parent !== null && iv.next.parent !== null) widenIV(this, l, iv, header, ph, latch);
   }
 
-  /**
-   * The values the phi of `iv` takes, when the loop proves that no increment overflows:
-   * constant start and step, and the latch continuing on `icmp pred next, B` for a constant
-   * B. Every phi value but the first is an earlier `next` that passed the test, so with
-   * step > 0 and `slt B` the phi stays in [start, max(start, B - 1)] (mirrored for step < 0).
-   * Null when that bound cannot be shown, or its increment could pass the signed limit.
-   */
-  private ivRange(iv: BasicIV, header: BasicBlock, latch: BasicBlock): { lo: bigint; hi: bigint } | null {
-    if (iv.start.kind !== ValueKind.ConstantInt || iv.step.k !== SK.Const || iv.step.c === 0n) return null;
-    const t = latch.terminator();
-    if (t === null || t.op !== Opcode.Br || t.numOperands !== 3) return null;
-    const cmp = t.operand(0);
-    if (cmp.kind !== ValueKind.Instruction || (cmp as Instruction).op !== Opcode.ICmp) return null;
-    const ci = cmp as Instruction;
-    let pred = ci.pred;
-    let b: Value;
-    if (ci.operand(0) === iv.next) b = ci.operand(1);
-    else if (ci.operand(1) === iv.next) {
-      b = ci.operand(0);
-      pred = swappedPred(pred);
-    } else return null;
-    if (b.kind !== ValueKind.ConstantInt) return null;
-    if (t.operand(1) !== header) {
-      if (t.operand(2) !== header) return null;
-      pred = inversePred(pred);
-    }
-    const s = (iv.start as ConstantInt).value;
-    const c = iv.step.c;
-    const B = (b as ConstantInt).value;
-    const bits = iv.bits;
-    const smin = -(1n << BigInt(bits - 1));
-    const smax = (1n << BigInt(bits - 1)) - 1n;
-    if (c > 0n) {
-      let hi: bigint;
-      if (pred === Pred.SLT) hi = B - 1n;
-      else if (pred === Pred.SLE) hi = B;
-      else if (pred === Pred.NE && s <= B && (B - s) % c === 0n) hi = B - c;
-      else return null;
-      if (hi < s) hi = s;
-      return hi + c <= smax ? { lo: s, hi } : null;
-    }
-    let lo: bigint;
-    if (pred === Pred.SGT) lo = B + 1n;
-    else if (pred === Pred.SGE) lo = B;
-    else if (pred === Pred.NE && s >= B && (s - B) % -c === 0n) lo = B - c;
-    else return null;
-    if (lo > s) lo = s;
-    return lo + c >= smin ? { lo, hi: s } : null;
-  }
 
-  /**
-   * IV widening (LLVM's WidenIV, for the common case): when `next = add nsw phi, step` and
-   * the loop's values are sign-extended (`sext phi/next to iM`, array indices on 64-bit
-   * targets), a second IV of type iM replaces the extensions. nsw means no step overflows,
-   * so sext(phi + step) = sext(phi) + sext(step) on every executed iteration (an overflow
-   * would have made the narrow value poison, which the wide one refines). Comparisons of
-   * the narrow IV with an invariant move to the wide one too (sext keeps both signed and
-   * unsigned order), and a narrow IV left with no other use dies.
-   */
-  private widen(l: Loop, iv: BasicIV, header: BasicBlock, ph: BasicBlock, latch: BasicBlock): void {
-    const { phi, next } = iv;
-    if (next.op !== Opcode.Add) return;
-    const range = this.ivRange(iv, header, latch);
-    if ((next.flags & Flag.NSW) === 0 && range === null) return;
-    const bits = iv.bits;
-    const smin = -(1n << BigInt(bits - 1));
-    const smax = (1n << BigInt(bits - 1)) - 1n;
-    const stepC = iv.step.k === SK.Const ? iv.step.c : 0n;
-    // sext users of the IV, and of `IV + constant` computed in the loop (array[i - 1])
-    const exts: Instruction[] = [];
-    const derived: { x: Instruction; base: Instruction; c: ConstantInt; exts: Instruction[] }[] = [];
-    let wide: Type | null = null;
-    for (const v of [phi, next]) {
-      for (let u = v.firstUse; u !== null; u = u.next) {
-        const x = u.user as Instruction;
-        if (x.op === Opcode.SExt) {
-          if (wide === null) wide = x.type;
-          if (x.type === wide) exts.push(x);
-          continue;
-        }
-        if (x.op !== Opcode.Add || x === next || !this.inLoop(l, x.parent!)) continue;
-        const c = x.operand(0) === v ? x.operand(1) : x.operand(0);
-        if (c.kind !== ValueKind.ConstantInt) continue;
-        const cv = (c as ConstantInt).value;
-        let safe = (x.flags & Flag.NSW) !== 0;
-        if (!safe && range !== null) {
-          const lo = v === phi ? range.lo : range.lo + stepC;
-          const hi = v === phi ? range.hi : range.hi + stepC;
-          safe = lo + cv >= smin && hi + cv <= smax;
-        }
-        if (!safe) continue;
-        const xs: Instruction[] = [];
-        for (let w = x.firstUse; w !== null; w = w.next) {
-          const y = w.user as Instruction;
-          if (y.op !== Opcode.SExt) continue;
-          if (wide === null) wide = y.type;
-          if (y.type === wide) xs.push(y);
-        }
-        if (xs.length > 0) derived.push({ x, base: v, c: c as ConstantInt, exts: xs });
-      }
-    }
-    if (wide === null || exts.length + derived.length === 0) return;
-    // profitable? The wide IV costs a phi and an add per iteration; it saves the extensions
-    // executed in the loop, the derived adds that die, and the narrow IV when nothing else
-    // needs it (otherwise both IVs run side by side, which was a loss on quicksort)
-    const inLoop = (x: Instruction): boolean => this.inLoop(l, x.parent!);
-    const dyingDerived = new Set<Instruction>();
-    for (const d of derived) {
-      let all = true;
-      for (let u = d.x.firstUse; u !== null && all; u = u.next) if (!d.exts.includes(u.user as Instruction)) all = false;
-      if (all) dyingDerived.add(d.x);
-    }
-    let gain = -2;
-    for (const x of exts) if (inLoop(x)) gain++;
-    for (const x of dyingDerived) if (inLoop(x)) gain++;
-    const wt0 = wide;
-    let narrowDies = true;
-    for (const v of [phi, next]) {
-      for (let u = v.firstUse; u !== null && narrowDies; u = u.next) {
-        const x = u.user as Instruction;
-        if (x === phi || x === next || (x.op === Opcode.SExt && x.type === wt0) || dyingDerived.has(x)) continue;
-        if (x.op === Opcode.ICmp && inLoop(x)) {
-          const other = x.operand(x.operand(0) === v ? 1 : 0);
-          if (other !== v && this.invariant(l, other) && other !== phi && other !== next) continue;
-        }
-        narrowDies = false;
-      }
-    }
-    if (narrowDies) gain += 2;
-    if (gain <= 0) return;
-    next.flags |= Flag.NSW; // given, or proven by ivRange: no increment the loop executes overflows
-    const wt = wide;
-    const phTerm = ph.terminator()!;
-    const extend = (v: Value): Value => {
-      if (v.kind === ValueKind.ConstantInt) return ConstantInt.get(wt, (v as ConstantInt).value);
-      const e = new Instruction(Opcode.SExt, wt, [v]);
-      e.insertBefore(phTerm);
-      return e;
-    };
-    const stepV = next.operand(0) === phi ? next.operand(1) : next.operand(0);
-    const pw = new Instruction(Opcode.Phi, wt, []);
-    pw.blocks = [];
-    pw.name = (phi.name === '' ? 'iv' : phi.name) + '.wide';
-    header.insertAfterPhis(pw);
-    const nw = new Instruction(Opcode.Add, wt, [pw, extend(stepV)]);
-    nw.flags = Flag.NSW;
-    nw.name = pw.name + '.next';
-    nw.insertAfter(next);
-    pw.addIncoming(extend(iv.start), ph);
-    pw.addIncoming(nw, latch);
-    for (const x of exts) {
-      x.replaceAllUsesWith(x.operand(0) === phi ? pw : nw);
-      x.eraseFromParent();
-    }
-    for (const d of derived) {
-      const xw = new Instruction(Opcode.Add, wt, [d.base === phi ? pw : nw, ConstantInt.get(wt, d.c.value)]);
-      xw.flags = Flag.NSW;
-      xw.name = d.x.name === '' ? '' : d.x.name + '.wide';
-      xw.insertAfter(d.x);
-      for (const y of d.exts) {
-        y.replaceAllUsesWith(xw);
-        y.eraseFromParent();
-      }
-      deleteIfDead(d.x);
-    }
-    // comparisons with loop invariants (the exit test)
-    for (const v of [phi, next]) {
-      for (let u = v.firstUse; u !== null; ) {
-        const x = u.user as Instruction;
-        u = u.next;
-        if (x.op !== Opcode.ICmp || !this.inLoop(l, x.parent!)) continue;
-        const k = x.operand(0) === v ? 1 : 0;
-        const other = x.operand(k);
-        if (other === v || !this.invariant(l, other)) continue;
-        const c = new Instruction(Opcode.ICmp, i1, k === 1 ? [v === phi ? pw : nw, extend(other)] : [extend(other), v === phi ? pw : nw]);
-        c.pred = x.pred;
-        c.name = x.name;
-        c.insertBefore(x);
-        x.replaceAllUsesWith(c);
-        x.eraseFromParent();
-      }
-    }
-    // the narrow IV dies when only its own recurrence uses it
-    const onlyRecurrence = (v: Instruction, other: Instruction): boolean => {
-      for (let u = v.firstUse; u !== null; u = u.next) if (u.user !== other) return false;
-      return true;
-    };
-    if (onlyRecurrence(phi, next) && onlyRecurrence(next, phi)) {
-      phi.dropAllReferences();
-      next.eraseFromParent();
-      phi.eraseFromParent();
-    }
-    this.stats.widened++;
-  }
 
   private findBasicIVs(l: Loop, header: BasicBlock, ph: BasicBlock, latch: BasicBlock): BasicIV[] {
     const out: BasicIV[] = [];
@@ -809,41 +528,21 @@ export function runIndVars(fn: Function, opts: Partial<IndVarsOptions> = {}, ctx
   return { ...iv.stats, cfgChanged };
 }
 
-export function parseIndVarsParams(params: string): Partial<IndVarsOptions> {
-  const o: Partial<IndVarsOptions> = {};
-  for (const raw of params.split(';')) {
-    const p = raw.trim();
-    if (p === '') continue;
-    if (p === 'no-strength-reduce') o.strengthReduce = 'never';
-    else if (/^strength-reduce=(never|profitable|always)$/.test(p)) o.strengthReduce = p.slice('strength-reduce='.length) as IndVarsOptions['strengthReduce'];
-    else if (p === 'no-lftr') o.lftr = false;
-    else if (p === 'no-widen') o.widen = false;
-    else if (/^exit-values=(never|cheap|always)$/.test(p)) o.exitValues = p.slice('exit-values='.length) as IndVarsOptions['exitValues'];
-    else throw new Error(`indvars: unknown parameter '${p}' (expected no-strength-reduce, strength-reduce=never|profitable|always, no-lftr, no-widen, exit-values=never|cheap|always)`);
-  }
-  return o;
-}
-
-export const indvarsPass: PassInfo = {
+export const indvarsPass = definePass({
   name: 'indvars',
   description: 'induction variables: strength reduction, redundant IVs, exit values, test replacement',
-  create(params: string): FunctionPass {
-    const opts = parseIndVarsParams(params);
-    return {
-      kind: 'function',
-      name: 'indvars',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const r = runIndVars(fn, opts, ctx);
-        if (r.redundant) ctx.stat('redundant IVs merged', r.redundant);
-        if (r.reduced) ctx.stat('multiplications strength-reduced', r.reduced);
-        if (r.exitValues) ctx.stat('exit values replaced', r.exitValues);
-        if (r.lftr) ctx.stat('exit tests replaced', r.lftr);
-        if (r.widened) ctx.stat('IVs widened', r.widened);
-        let changed = r.cfgChanged || r.redundant + r.reduced + r.exitValues + r.lftr + r.widened > 0;
-        if (indvarsExitValuesSCEV(fn, ctx, changed, r.cfgChanged).replaced > 0) changed = true;
-        return { changed, preserved: r.cfgChanged ? 'none' : changed ? 'cfg' : 'all' };
-      },
-    };
+  params: {
+    strengthReduce: param.choice('strength-reduce', ['never', 'profitable', 'always'] as const, DEFAULT_INDVARS_OPTIONS.strengthReduce, 'strength-reduce multiplications by the IV (profitable: when a chain of two or more goes)', 'never'),
+    exitValues: param.choice('exit-values', ['never', 'cheap', 'always'] as const, DEFAULT_INDVARS_OPTIONS.exitValues, 'replace uses of IVs after the loop by their final values'),
+    lftr: param.flag('lftr', DEFAULT_INDVARS_OPTIONS.lftr, 'linear function test replacement'),
+    widen: param.flag('widen', DEFAULT_INDVARS_OPTIONS.widen, 'widen sign-extended IVs to the extension type'),
   },
-};
+  run(fn, ctx, opts) {
+    const r = runIndVars(fn, opts, ctx);
+    reportStats(ctx, { 'redundant IVs merged': r.redundant, 'multiplications strength-reduced': r.reduced, 'exit values replaced': r.exitValues, 'exit tests replaced': r.lftr, 'IVs widened': r.widened });
+    let changed = r.cfgChanged || r.redundant + r.reduced + r.exitValues + r.lftr + r.widened > 0;
+    if (indvarsExitValuesSCEV(fn, ctx, changed, r.cfgChanged).replaced > 0) changed = true;
+    return { changed, preserved: r.cfgChanged ? 'none' : changed ? 'cfg' : 'all' };
+  },
+});
 

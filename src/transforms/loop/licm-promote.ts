@@ -39,7 +39,7 @@ import { AliasAnalysis, decomposePointer } from '../../analysis/alias.js';
 import type { CFG } from '../../analysis/cfg.js';
 import type { DominatorTree } from '../../analysis/dominators.js';
 import type { Loop } from '../../analysis/loops.js';
-import { promoteAllocas } from '../ssa/mem2reg.js';
+import { promoteAllocas } from '../utils/promote-allocas.js';
 
 /** Beyond this many memory accesses in one loop, promotion is not tried (the checks are accesses × candidates). */
 const MAX_ACCESSES = 2000;

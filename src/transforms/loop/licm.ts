@@ -34,10 +34,10 @@ import { CFG } from '../../analysis/cfg.js';
 import { computeDominators, DominatorTree } from '../../analysis/dominators.js';
 import { findLoops, Loop, LoopInfo } from '../../analysis/loops.js';
 import { LoopAnalysis } from '../../pm/analyses.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 import { computeLoopExits, simplifyLoops, type LoopExits } from '../utils/loop-simplify.js';
-import { deleteIfDead } from '../scalar/simplifycfg.js';
+import { deleteIfDead } from '../utils/local.js';
 import { repairSSA, type NewDefinition } from '../utils/ssa-repair.js';
 import { ScalarPromoter } from './licm-promote.js';
 
@@ -326,22 +326,13 @@ export function runLICM(fn: Function, ctx?: PassContext): LICMStats & { cfgChang
   return { ...pass.stats, cfgChanged };
 }
 
-export const licmPass: PassInfo = {
+export const licmPass = definePass({
   name: 'licm',
   description: 'hoist loop-invariant computations to preheaders, sink computations used only after the loop',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'licm',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const r = runLICM(fn, ctx);
-        if (r.hoisted) ctx.stat('instructions hoisted', r.hoisted);
-        if (r.hoistedLoads) ctx.stat('loads hoisted', r.hoistedLoads);
-        if (r.sunk) ctx.stat('instructions sunk', r.sunk);
-        if (r.promoted) ctx.stat('locations promoted', r.promoted);
-        const changed = r.cfgChanged || r.hoisted + r.sunk + r.promoted > 0;
-        return { changed, preserved: r.cfgChanged ? 'none' : changed ? 'cfg' : 'all' };
-      },
-    };
+  run(fn, ctx) {
+    const r = runLICM(fn, ctx);
+    reportStats(ctx, { 'instructions hoisted': r.hoisted, 'loads hoisted': r.hoistedLoads, 'instructions sunk': r.sunk, 'locations promoted': r.promoted });
+    const changed = r.cfgChanged || r.hoisted + r.sunk + r.promoted > 0;
+    return { changed, preserved: r.cfgChanged ? 'none' : changed ? 'cfg' : 'all' };
   },
-};
+});

@@ -38,8 +38,7 @@ import { LoopAnalysis, ScalarEvolutionAnalysis } from '../../pm/analyses.js';
 import { deleteDeadLoopsSCEV } from './loop-deletion-scev.js';
 import { freshScalarEvolution } from '../../analysis/scalar-evolution.js';
 import { simplifyLoops } from '../utils/loop-simplify.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import { parseNumericParams, type PassInfo } from '../../pm/registry.js';
+import { definePass, param, reportStats } from '../../pm/define-pass.js';
 
 export interface LoopDeletionOptions {
   /** Most trips run. */
@@ -245,31 +244,23 @@ export function deleteLoops(fn: Function, opts: Partial<LoopDeletionOptions> = {
   return stats;
 }
 
-export function parseLoopDeletionParams(params: string): Partial<LoopDeletionOptions> {
-  return parseNumericParams<LoopDeletionOptions>('loop-deletion', params, { 'max-iterations': 'maxIterations', 'budget': 'budget' });
-}
-
-export const loopDeletionPass: PassInfo = {
+export const loopDeletionPass = definePass({
   name: 'loop-deletion',
   description: 'run loops whose whole computation is constant at compile time; their results become constants and the loops go',
-  create(params: string): FunctionPass {
-    const opts = parseLoopDeletionParams(params);
-    return {
-      kind: 'function',
-      name: 'loop-deletion',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const loops = ctx.analyses.get(LoopAnalysis);
-        const r = deleteLoops(fn, opts, loops, ctx.trace);
-        // then dead loops scalar evolution proves finite (loop-deletion-scev.ts)
-        const dead = loops.loops.length === 0 ? 0 : deleteDeadLoopsSCEV(fn, r.changed ? freshScalarEvolution(fn) : ctx.analyses.get(ScalarEvolutionAnalysis));
-        if (dead) {
-          ctx.stat('dead finite loops deleted', dead);
-          r.changed = true;
-        }
-        if (r.deleted) ctx.stat('loops deleted', r.deleted);
-        if (r.exitValues) ctx.stat('uses after loops replaced by constants', r.exitValues);
-        return { changed: r.changed, preserved: r.changed ? 'none' : 'all' };
-      },
-    };
+  params: {
+    maxIterations: param.int('max-iterations', DEFAULT_LOOP_DELETION_OPTIONS.maxIterations, 'most trips run at compile time'),
+    budget: param.int('budget', DEFAULT_LOOP_DELETION_OPTIONS.budget, 'most instructions evaluated per loop'),
   },
-};
+  run(fn, ctx, opts) {
+    const loops = ctx.analyses.get(LoopAnalysis);
+    const r = deleteLoops(fn, opts, loops, ctx.trace);
+    // then dead loops scalar evolution proves finite (loop-deletion-scev.ts)
+    const dead = loops.loops.length === 0 ? 0 : deleteDeadLoopsSCEV(fn, r.changed ? freshScalarEvolution(fn) : ctx.analyses.get(ScalarEvolutionAnalysis));
+    if (dead) {
+      ctx.stat('dead finite loops deleted', dead);
+      r.changed = true;
+    }
+    reportStats(ctx, { 'loops deleted': r.deleted, 'uses after loops replaced by constants': r.exitValues });
+    return { changed: r.changed };
+  },
+});

@@ -44,8 +44,7 @@ import { closedTripCount, readCountedIV } from '../../analysis/trip-count.js';
 import { findLoops, type Loop, type LoopInfo } from '../../analysis/loops.js';
 import { LoopAnalysis } from '../../pm/analyses.js';
 import { simplifyLoops } from '../utils/loop-simplify.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 
 export interface LoopIdiomStats {
   memsets: number;
@@ -245,19 +244,12 @@ export function recognizeLoopIdioms(fn: Function, cached?: LoopInfo, trace: ((li
   return stats;
 }
 
-export const loopIdiomPass: PassInfo = {
+export const loopIdiomPass = definePass({
   name: 'loop-idiom',
   description: 'turn loops that fill or copy memory into llvm.memset / llvm.memcpy calls',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'loop-idiom',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const r = recognizeLoopIdioms(fn, ctx.analyses.get(LoopAnalysis), ctx.trace);
-        if (r.memsets) ctx.stat('loops turned into memset', r.memsets);
-        if (r.memcpys) ctx.stat('loops turned into memcpy', r.memcpys);
-        return { changed: r.changed, preserved: r.changed ? 'none' : 'all' };
-      },
-    };
+  run(fn, ctx) {
+    const r = recognizeLoopIdioms(fn, ctx.analyses.get(LoopAnalysis), ctx.trace);
+    reportStats(ctx, { 'loops turned into memset': r.memsets, 'loops turned into memcpy': r.memcpys });
+    return { changed: r.changed };
   },
-};
+});

@@ -35,15 +35,17 @@ import { simplifyWithOperands } from '../../analysis/instsimplify.js';
 import { CFG } from '../../analysis/cfg.js';
 import { findLoops, Loop, LoopInfo } from '../../analysis/loops.js';
 import { LoopAnalysis } from '../../pm/analyses.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import { parseNumericParams, type PassInfo } from '../../pm/registry.js';
+import { definePass, param } from '../../pm/define-pass.js';
 import { repairSSA } from '../utils/ssa-repair.js';
-import { commonLoop, LoopMembership, simplifyLoops, splitBlockPredecessors, splitEdge } from '../utils/loop-simplify.js';
-import { edgeCount, mergeSuccessorIntoBlock } from '../scalar/simplifycfg.js';
+import { commonLoop, LoopMembership, simplifyLoops } from '../utils/loop-simplify.js';
+import { edgeCount, mergeSuccessorIntoBlock, splitBlockPredecessors, splitEdge } from '../utils/basic-block-utils.js';
 
 export interface LoopRotateOptions {
+  /** Most instructions of a header duplicated into the preheader. */
   headerSize: number;
 }
+
+export const DEFAULT_LOOP_ROTATE_OPTIONS: LoopRotateOptions = { headerSize: 16 };
 
 /** A loop's shape read from the IR as it is now (earlier rotations changed edges around it). */
 interface LiveLoop {
@@ -136,7 +138,7 @@ function rotate(fn: Function, l: Loop, shape: LiveLoop, mem: LoopMembership): vo
   const exit = inLoopSucc === s0 ? s1 : s0;
   let entryBlock = ph;
   if (!known) {
-    entryBlock = splitEdge(ph, inLoopSucc, inLoopSucc.name === '' ? '' : inLoopSucc.name + '.lr.ph');
+    entryBlock = splitEdge(ph, inLoopSucc, { name: inLoopSucc.name === '' ? '' : inLoopSucc.name + '.lr.ph', at: 'before-dest' });
     mem.add(entryBlock, l.parent);
     // keep the exit dedicated: the loop's edges into it go through a block of their own
     const inside = exit.predecessors().filter((p) => p !== ph && mem.contains(l, p));
@@ -185,7 +187,7 @@ function rotate(fn: Function, l: Loop, shape: LiveLoop, mem: LoopMembership): vo
  * they are made (LoopMembership), so n loops cost one analysis, not n.
  */
 export function rotateLoops(fn: Function, opts: Partial<LoopRotateOptions> = {}, cached?: LoopInfo): { rotated: number; changed: boolean } {
-  const o: LoopRotateOptions = { headerSize: 16, ...opts };
+  const o: LoopRotateOptions = { ...DEFAULT_LOOP_ROTATE_OPTIONS, ...opts };
   const s = simplifyLoops(fn, cached);
   let changed = s.preheaders + s.backedges + s.exits > 0;
   const li = !changed && cached !== undefined ? cached : findLoops(new CFG(fn));
@@ -202,23 +204,15 @@ export function rotateLoops(fn: Function, opts: Partial<LoopRotateOptions> = {},
   return { rotated, changed };
 }
 
-export function parseLoopRotateParams(params: string): Partial<LoopRotateOptions> {
-  return parseNumericParams<LoopRotateOptions>('loop-rotate', params, { 'header-size': 'headerSize' });
-}
-
-export const loopRotatePass: PassInfo = {
+export const loopRotatePass = definePass({
   name: 'loop-rotate',
   description: 'turn while loops into guarded do-while loops (the exit test moves to the latch)',
-  create(params: string): FunctionPass {
-    const opts = parseLoopRotateParams(params);
-    return {
-      kind: 'function',
-      name: 'loop-rotate',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const r = rotateLoops(fn, opts, ctx.analyses.get(LoopAnalysis));
-        if (r.rotated) ctx.stat('loops rotated', r.rotated);
-        return { changed: r.changed, preserved: r.changed ? 'none' : 'all' };
-      },
-    };
+  params: {
+    headerSize: param.int('header-size', DEFAULT_LOOP_ROTATE_OPTIONS.headerSize, 'most instructions of a header duplicated into the preheader'),
   },
-};
+  run(fn, ctx, opts) {
+    const r = rotateLoops(fn, opts, ctx.analyses.get(LoopAnalysis));
+    if (r.rotated) ctx.stat('loops rotated', r.rotated);
+    return { changed: r.changed };
+  },
+});

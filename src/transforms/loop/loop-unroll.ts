@@ -53,14 +53,13 @@ import { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
 import { voidType } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
-import { evalICmp } from '../../analysis/instsimplify.js';
+import { evalICmp } from '../../analysis/constant-folding.js';
 import { closedTripCount, readCountedIV, type CountedIV } from '../../analysis/trip-count.js';
 import { CFG } from '../../analysis/cfg.js';
 import { findLoops, type Loop, type LoopInfo } from '../../analysis/loops.js';
 import { LoopAnalysis } from '../../pm/analyses.js';
 import { simplifyLoops } from '../utils/loop-simplify.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import { parseNumericParams, type PassInfo } from '../../pm/registry.js';
+import { definePass, param, reportStats } from '../../pm/define-pass.js';
 
 export interface LoopUnrollOptions {
   /** Largest unrolled size (trip count × instructions of the loop) that is unrolled. */
@@ -136,7 +135,6 @@ function constantTripCount(iv: CountedIV, limit: number): number | null {
   }
   return null;
 }
-
 
 /**
  * Unrolls the loop `s`, `trip` copies of the body in all: completely, or with `partial` (the
@@ -310,24 +308,18 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
   return { unrolled: todo.length - partial, partial, changed };
 }
 
-export function parseLoopUnrollParams(params: string): Partial<LoopUnrollOptions> {
-  return parseNumericParams<LoopUnrollOptions>('loop-unroll', params, { 'threshold': 'threshold', 'max-trip-count': 'maxTripCount', 'partial-threshold': 'partialThreshold', 'max-partial-count': 'maxPartialCount' });
-}
-
-export const loopUnrollPass: PassInfo = {
+export const loopUnrollPass = definePass({
   name: 'loop-unroll',
   description: 'unroll innermost loops with a constant trip count: fully when small, else partially by a divisor of it',
-  create(params: string): FunctionPass {
-    const opts = parseLoopUnrollParams(params);
-    return {
-      kind: 'function',
-      name: 'loop-unroll',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const r = unrollLoops(fn, opts, ctx.analyses.get(LoopAnalysis), ctx.trace);
-        if (r.unrolled) ctx.stat('loops unrolled', r.unrolled);
-        if (r.partial) ctx.stat('loops unrolled partially', r.partial);
-        return { changed: r.changed, preserved: r.changed ? 'none' : 'all' };
-      },
-    };
+  params: {
+    threshold: param.int('threshold', DEFAULT_LOOP_UNROLL_OPTIONS.threshold, 'largest unrolled size (trip count × loop instructions) unrolled fully'),
+    maxTripCount: param.int('max-trip-count', DEFAULT_LOOP_UNROLL_OPTIONS.maxTripCount, 'largest trip count simulated'),
+    partialThreshold: param.int('partial-threshold', DEFAULT_LOOP_UNROLL_OPTIONS.partialThreshold, 'largest unrolled body (copies × loop instructions) when unrolling partially'),
+    maxPartialCount: param.int('max-partial-count', DEFAULT_LOOP_UNROLL_OPTIONS.maxPartialCount, 'most copies when unrolling partially (below 2: none)'),
   },
-};
+  run(fn, ctx, opts) {
+    const r = unrollLoops(fn, opts, ctx.analyses.get(LoopAnalysis), ctx.trace);
+    reportStats(ctx, { 'loops unrolled': r.unrolled, 'loops unrolled partially': r.partial });
+    return { changed: r.changed };
+  },
+});

@@ -38,8 +38,8 @@ import { ValueKind } from '../../ir/value.js';
 import type { CFG } from '../../analysis/cfg.js';
 import { controlDependence } from '../../analysis/control-dependence.js';
 import { CFGAnalysis, PostDominatorTreeAnalysis } from '../../pm/analyses.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass, param, reportStats } from '../../pm/define-pass.js';
 
 export interface ADCEOptions {
   /** Allow deleting loops in `mustprogress` functions (see the file comment). */
@@ -177,8 +177,7 @@ export function aggressiveDCE(fn: Function, ctx: PassContext, opts: ADCEOptions 
     if (i.firstUse !== null) i.replaceAllUsesWith(UndefValue.get(i.type)); // uses left only in unreachable blocks
     i.removeFromParent();
   }
-  if (dead.length) ctx.stat('instructions removed', dead.length);
-  if (branches) ctx.stat('branches removed', branches);
+  reportStats(ctx, { 'instructions removed': dead.length, 'branches removed': branches });
   return { removed: dead.length, branches };
 }
 
@@ -220,23 +219,14 @@ function reversePostorderNumbers(n: number, cfg: CFG): Int32Array {
   return num;
 }
 
-export const adcePass: PassInfo = {
+export const adcePass = definePass({
   name: 'adce',
   description: 'aggressive dead code elimination: assume dead, mark live from side effects through operands and control dependence',
-  create(params: string): FunctionPass {
-    const opts: ADCEOptions = { removeLoops: false };
-    for (const p of params.split(';').map((s) => s.trim()).filter((s) => s !== '')) {
-      if (p === 'remove-loops') opts.removeLoops = true;
-      else if (p === 'no-remove-loops') opts.removeLoops = false;
-      else throw new Error(`adce: unknown parameter '${p}' (expected remove-loops)`);
-    }
-    return {
-      kind: 'function',
-      name: 'adce',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const r = aggressiveDCE(fn, ctx, opts);
-        return { changed: r.removed + r.branches > 0, preserved: r.branches > 0 ? 'none' : 'cfg' };
-      },
-    };
+  params: {
+    removeLoops: param.flag('remove-loops', false, 'allow deleting loops in mustprogress functions'),
   },
-};
+  run(fn, ctx, opts) {
+    const r = aggressiveDCE(fn, ctx, opts);
+    return { changed: r.removed + r.branches > 0, preserved: r.branches > 0 ? 'none' : 'cfg' };
+  },
+});

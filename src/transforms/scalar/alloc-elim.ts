@@ -17,8 +17,7 @@ import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
 import { Flag, Opcode, Pred } from '../../ir/opcodes.js';
 import { ValueKind, type Value } from '../../ir/value.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import { definePass } from '../../pm/define-pass.js';
 
 const ALLOCATORS = new Set(['malloc', 'calloc', '_Znwm', '_Znam']);
 const FREES = new Set(['free', '_ZdlPv', '_ZdaPv', '_ZdlPvm', '_ZdaPvm']);
@@ -116,19 +115,13 @@ function undefOf(i: Instruction): Value {
   return UndefValue.get(i.type);
 }
 
-export const allocElimPass: PassInfo = {
+export const allocElimPass = definePass({
   name: 'alloc-elim',
   description: 'remove malloc/calloc/new whose memory is only written, compared with null or freed, with those writes',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'alloc-elim',
-      local: true,
-      run(fn: Function, ctx: PassContext): PassResult {
-        const n = eliminateAllocations(fn);
-        if (n) ctx.stat('allocations removed', n);
-        return { changed: n > 0, preserved: n > 0 ? 'cfg' : 'all' };
-      },
-    };
+  local: true,
+  run(fn, ctx) {
+    const n = eliminateAllocations(fn);
+    if (n) ctx.stat('allocations removed', n);
+    return { changed: n > 0, preserved: n > 0 ? 'cfg' : 'all' };
   },
-};
+});

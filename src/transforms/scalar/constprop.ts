@@ -15,9 +15,10 @@ import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
 import { Use, ValueKind } from '../../ir/value.js';
-import { constantFoldInstruction, simplifyLoadFromConstant } from '../../analysis/instsimplify.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import { constantFoldInstruction } from '../../analysis/instsimplify.js';
+import { simplifyLoadFromConstant } from '../../analysis/constant-folding.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass } from '../../pm/define-pass.js';
 
 /** The constant an instruction evaluates to when all its operands are constants, or null. */
 export function foldToConstant(i: Instruction): Constant | null {
@@ -63,16 +64,8 @@ export function propagateConstants(fn: Function, ctx?: PassContext): number {
   return folded;
 }
 
-export const constpropPass: PassInfo = {
+export const constpropPass = definePass({
   name: 'constprop',
   description: 'fold instructions whose operands are constants, iteratively (no CFG reasoning)',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'constprop',
-      run(fn: Function, ctx: PassContext): PassResult {
-        return { changed: propagateConstants(fn, ctx) > 0, preserved: 'cfg' };
-      },
-    };
-  },
-};
+  run: (fn, ctx) => ({ changed: propagateConstants(fn, ctx) > 0, preserved: 'cfg' }),
+});

@@ -17,8 +17,7 @@ import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
 import { Opcode, Pred } from '../../ir/opcodes.js';
 import { ValueKind, type Value } from '../../ir/value.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import { definePass } from '../../pm/define-pass.js';
 
 /** The constant `v` has on the edge `from -> to`, if the branch there decides it. */
 function constantOnEdge(v: Value, from: Instruction, toIsTrue: boolean): Value | null {
@@ -51,19 +50,13 @@ export function propagateEdgeConstants(fn: Function): number {
   return changed;
 }
 
-export const correlatedPropagationPass: PassInfo = {
+export const correlatedPropagationPass = definePass({
   name: 'correlated-propagation',
   description: 'phi entries decided by the branch on their edge become constants',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'correlated-propagation',
-      local: true,
-      run(fn: Function, ctx: PassContext): PassResult {
-        const n = propagateEdgeConstants(fn);
-        if (n) ctx.stat('phi entries made constant', n);
-        return { changed: n > 0, preserved: n > 0 ? 'cfg' : 'all' };
-      },
-    };
+  local: true,
+  run(fn, ctx) {
+    const n = propagateEdgeConstants(fn);
+    if (n) ctx.stat('phi entries made constant', n);
+    return { changed: n > 0, preserved: n > 0 ? 'cfg' : 'all' };
   },
-};
+});

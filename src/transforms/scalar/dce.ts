@@ -9,36 +9,20 @@
 import type { Function } from '../../ir/function.js';
 import { isTriviallyDead } from '../../ir/effects.js';
 import { Instruction } from '../../ir/instruction.js';
-import { ValueKind } from '../../ir/value.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass } from '../../pm/define-pass.js';
+import { deleteDeadInstructions } from '../utils/local.js';
 
 export function eliminateDeadCode(fn: Function, ctx?: PassContext): boolean {
   const work: Instruction[] = [];
   for (let b = fn.firstBlock; b !== null; b = b.next) for (let i = b.first; i !== null; i = i.next) if (isTriviallyDead(i)) work.push(i);
-  let removed = 0;
-  while (work.length > 0) {
-    const i = work.pop()!;
-    if (i.parent === null || !isTriviallyDead(i)) continue;
-    const ops = i.operands();
-    i.eraseFromParent();
-    removed++;
-    for (const o of ops) if (o.kind === ValueKind.Instruction && o.firstUse === null) work.push(o as Instruction);
-  }
+  const removed = deleteDeadInstructions(work);
   if (removed > 0) ctx?.stat('instructions removed', removed);
   return removed > 0;
 }
 
-export const dcePass: PassInfo = {
+export const dcePass = definePass({
   name: 'dce',
   description: 'delete instructions with no uses and no side effects',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'dce',
-      run(fn: Function, ctx: PassContext): PassResult {
-        return { changed: eliminateDeadCode(fn, ctx), preserved: 'cfg' };
-      },
-    };
-  },
-};
+  run: (fn, ctx) => ({ changed: eliminateDeadCode(fn, ctx), preserved: 'cfg' }),
+});

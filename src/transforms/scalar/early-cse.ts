@@ -29,11 +29,10 @@ import { Flag, Opcode, isBinaryOp, isCastOp } from '../../ir/opcodes.js';
 import { typeId } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { BY_VALUE, expressionHash, sameExpression } from '../../analysis/expression-equality.js';
-import { simplifyInstruction } from '../../analysis/instsimplify.js';
+import { phiDominanceQuery, simplifyInstruction } from '../../analysis/instsimplify.js';
 import { DominatorTreeAnalysis } from '../../pm/analyses.js';
-import { phiDominanceQuery } from './instsimplify.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 
 const FLAG_BITS_IGNORED_IN_KEY = BY_VALUE.ignoredFlags;
 
@@ -284,25 +283,15 @@ export function earlyCSE(fn: Function, ctx: PassContext): CSEStats {
     gens.pop();
   }
   const s = proc.stats;
-  if (s.simplified) ctx.stat('instructions simplified', s.simplified);
-  if (s.cse) ctx.stat('instructions CSE\'d', s.cse);
-  if (s.loads) ctx.stat('loads CSE\'d', s.loads);
-  if (s.stores) ctx.stat('stores removed', s.stores);
-  if (s.deleted) ctx.stat('dead instructions deleted', s.deleted);
+  reportStats(ctx, { 'instructions simplified': s.simplified, 'instructions CSE\'d': s.cse, 'loads CSE\'d': s.loads, 'stores removed': s.stores, 'dead instructions deleted': s.deleted });
   return s;
 }
 
-export const earlyCsePass: PassInfo = {
+export const earlyCsePass = definePass({
   name: 'early-cse',
   description: 'dominator-tree CSE with scoped hash tables, redundant loads within a memory generation',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'early-cse',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const s = earlyCSE(fn, ctx);
-        return { changed: s.deleted + s.simplified + s.cse + s.loads + s.stores > 0, preserved: 'cfg' };
-      },
-    };
+  run(fn, ctx) {
+    const s = earlyCSE(fn, ctx);
+    return { changed: s.deleted + s.simplified + s.cse + s.loads + s.stores > 0, preserved: 'cfg' };
   },
-};
+});

@@ -45,12 +45,11 @@ import { BY_VALUE, expressionHash } from '../../analysis/expression-equality.js'
 import { AliasAnalysis, decomposePointer, type DecomposedPointer } from '../../analysis/alias.js';
 import type { CFG } from '../../analysis/cfg.js';
 import type { DominatorTree } from '../../analysis/dominators.js';
-import { simplifyInstruction } from '../../analysis/instsimplify.js';
+import { phiDominanceQuery, simplifyInstruction } from '../../analysis/instsimplify.js';
 import { DominatorTreeAnalysis } from '../../pm/analyses.js';
 import { ExpressionTable, intersectFlags, isPureCSE } from './early-cse.js';
-import { phiDominanceQuery } from './instsimplify.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 
 /** What a backwards scan over a block segment found for a memory query. */
 const NONE = 0;
@@ -450,26 +449,15 @@ export function globalValueNumbering(fn: Function, ctx: PassContext): GVNStats {
   const g = new GVN(fn, dt, ctx.trace);
   g.run();
   const s = g.stats;
-  if (s.simplified) ctx.stat('instructions simplified', s.simplified);
-  if (s.expressions) ctx.stat('redundant expressions', s.expressions);
-  if (s.phis) ctx.stat('redundant phis', s.phis);
-  if (s.loads) ctx.stat('loads deleted', s.loads);
-  if (s.loadPhis) ctx.stat('loads turned into phis', s.loadPhis);
-  if (s.deleted) ctx.stat('dead instructions deleted', s.deleted);
+  reportStats(ctx, { 'instructions simplified': s.simplified, 'redundant expressions': s.expressions, 'redundant phis': s.phis, 'loads deleted': s.loads, 'loads turned into phis': s.loadPhis, 'dead instructions deleted': s.deleted });
   return s;
 }
 
-export const gvnPass: PassInfo = {
+export const gvnPass = definePass({
   name: 'gvn',
   description: 'global value numbering over the dominator tree (DVNT) with phi numbering and alias-aware redundant load elimination',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'gvn',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const s = globalValueNumbering(fn, ctx);
-        return { changed: s.simplified + s.expressions + s.phis + s.loads + s.deleted > 0, preserved: 'cfg' };
-      },
-    };
+  run(fn, ctx) {
+    const s = globalValueNumbering(fn, ctx);
+    return { changed: s.simplified + s.expressions + s.phis + s.loads + s.deleted > 0, preserved: 'cfg' };
   },
-};
+});

@@ -7,25 +7,14 @@
  * use itself, and "simplifying" it could make a use before its definition); a replaced
  * instruction's users go back on the worklist, so the result is a fixed point.
  */
-import type { BasicBlock } from '../../ir/basic-block.js';
 import { isTriviallyDead } from '../../ir/effects.js';
 import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
-import { Value, ValueKind } from '../../ir/value.js';
-import { simplifyInstruction } from '../../analysis/instsimplify.js';
-import type { DominatorTree } from '../../analysis/dominators.js';
+import { ValueKind } from '../../ir/value.js';
+import { phiDominanceQuery, simplifyInstruction } from '../../analysis/instsimplify.js';
 import { CFGAnalysis, DominatorTreeAnalysis } from '../../pm/analyses.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
-
-/** `dominatesPhi` for simplifyInstruction: v's definition strictly dominates the phi's block. */
-export function phiDominanceQuery(dt: DominatorTree): (v: Value, bb: BasicBlock) => boolean {
-  return (v, bb) => {
-    if (v.kind !== ValueKind.Instruction) return v.kind === ValueKind.Argument;
-    const def = (v as Instruction).parent;
-    return def !== null && def !== bb && dt.isReachable(bb.id) && dt.dominates(def.id, bb.id);
-  };
-}
+import type { PassContext } from '../../pm/pass.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 
 /** Runs instsimplify on one function; returns the number of instructions replaced. */
 export function simplifyFunction(fn: Function, ctx: PassContext): number {
@@ -56,21 +45,12 @@ export function simplifyFunction(fn: Function, ctx: PassContext): number {
       erased++;
     }
   }
-  if (replaced > 0) ctx.stat('instructions simplified', replaced);
-  if (erased > 0) ctx.stat('instructions deleted', erased);
+  reportStats(ctx, { 'instructions simplified': replaced, 'instructions deleted': erased });
   return replaced;
 }
 
-export const instsimplifyPass: PassInfo = {
+export const instsimplifyPass = definePass({
   name: 'instsimplify',
   description: 'replace instructions by simpler existing values or constants (no new instructions)',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'instsimplify',
-      run(fn: Function, ctx: PassContext): PassResult {
-        return { changed: simplifyFunction(fn, ctx) > 0, preserved: 'cfg' };
-      },
-    };
-  },
-};
+  run: (fn, ctx) => ({ changed: simplifyFunction(fn, ctx) > 0, preserved: 'cfg' }),
+});

@@ -29,10 +29,9 @@ import { Value, ValueKind } from '../../ir/value.js';
 import { CFG } from '../../analysis/cfg.js';
 import { computeDominators } from '../../analysis/dominators.js';
 import { repairSSA } from '../utils/ssa-repair.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import { parseNumericParams, type PassInfo } from '../../pm/registry.js';
-import { splitBlockPredecessors } from '../utils/loop-simplify.js';
-import { removeUnreachableBlocks, retargetEdges } from './simplifycfg.js';
+import { definePass, param } from '../../pm/define-pass.js';
+import { retargetEdges, splitBlockPredecessors } from '../utils/basic-block-utils.js';
+import { removeUnreachableBlocks } from '../utils/local.js';
 
 // ---- constant evaluation of a block's condition along one edge ---------------------------------
 
@@ -82,8 +81,11 @@ function targetFor(t: Instruction, c: ConstantInt): BasicBlock {
 // ---- the pass -------------------------------------------------------------------------------
 
 export interface JumpThreadingOptions {
+  /** Most instructions (besides phis and the terminator) of a block copied to thread an edge. */
   threshold: number;
 }
+
+export const DEFAULT_JUMP_THREADING_OPTIONS: JumpThreadingOptions = { threshold: 6 };
 
 class JumpThreading {
   threads = 0;
@@ -208,28 +210,20 @@ class JumpThreading {
 
 /** Threads jumps in `fn`; returns how many edges were threaded. */
 export function threadJumps(fn: Function, opts: Partial<JumpThreadingOptions> = {}): number {
-  const jt = new JumpThreading(fn, { threshold: 6, ...opts });
+  const jt = new JumpThreading(fn, { ...DEFAULT_JUMP_THREADING_OPTIONS, ...opts });
   jt.run();
   return jt.threads;
 }
 
-export function parseJumpThreadingParams(params: string): Partial<JumpThreadingOptions> {
-  return parseNumericParams<JumpThreadingOptions>('jump-threading', params, { 'threshold': 'threshold' });
-}
-
-export const jumpThreadingPass: PassInfo = {
+export const jumpThreadingPass = definePass({
   name: 'jump-threading',
   description: 'thread edges whose branch outcome is known through a copy of the branch block',
-  create(params: string): FunctionPass {
-    const opts = parseJumpThreadingParams(params);
-    return {
-      kind: 'function',
-      name: 'jump-threading',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const n = threadJumps(fn, opts);
-        if (n) ctx.stat('edges threaded', n);
-        return { changed: n > 0, preserved: n > 0 ? 'none' : 'all' };
-      },
-    };
+  params: {
+    threshold: param.int('threshold', DEFAULT_JUMP_THREADING_OPTIONS.threshold, 'most instructions of a block copied to thread an edge'),
   },
-};
+  run(fn, ctx, opts) {
+    const n = threadJumps(fn, opts);
+    if (n) ctx.stat('edges threaded', n);
+    return { changed: n > 0 };
+  },
+});

@@ -13,8 +13,8 @@
  */
 import type { Function } from '../../ir/function.js';
 import { CSEBlockProcessor } from './early-cse.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 
 export function localValueNumbering(fn: Function, ctx: PassContext): number {
   const proc = new CSEBlockProcessor(undefined, ctx.trace);
@@ -25,24 +25,12 @@ export function localValueNumbering(fn: Function, ctx: PassContext): number {
     proc.tables.undo(mark);
   }
   const s = proc.stats;
-  if (s.simplified) ctx.stat('instructions simplified', s.simplified);
-  if (s.cse) ctx.stat('redundant instructions', s.cse);
-  if (s.loads) ctx.stat('redundant loads', s.loads);
-  if (s.stores) ctx.stat('redundant stores', s.stores);
-  if (s.deleted) ctx.stat('dead instructions deleted', s.deleted);
+  reportStats(ctx, { 'instructions simplified': s.simplified, 'redundant instructions': s.cse, 'redundant loads': s.loads, 'redundant stores': s.stores, 'dead instructions deleted': s.deleted });
   return s.deleted + s.simplified + s.cse + s.loads + s.stores;
 }
 
-export const lvnPass: PassInfo = {
+export const lvnPass = definePass({
   name: 'lvn',
   description: 'local value numbering (the basic-block DAG): redundant expressions and loads inside each block',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'lvn',
-      run(fn: Function, ctx: PassContext): PassResult {
-        return { changed: localValueNumbering(fn, ctx) > 0, preserved: 'cfg' };
-      },
-    };
-  },
-};
+  run: (fn, ctx) => ({ changed: localValueNumbering(fn, ctx) > 0, preserved: 'cfg' }),
+});

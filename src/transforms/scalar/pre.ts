@@ -46,7 +46,7 @@ import { isSafeToSpeculate } from '../../ir/effects.js';
 import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
-import { Type, TypeKind, voidType } from '../../ir/types.js';
+import { Type, TypeKind } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { CFG, computeCFG } from '../../analysis/cfg.js';
 import { BitMatrix } from '../../analysis/dataflow/bitset.js';
@@ -55,8 +55,9 @@ import { solve } from '../../analysis/dataflow/solver.js';
 import { computeDominators, DominatorTree } from '../../analysis/dominators.js';
 import { iteratedDominanceFrontier } from '../../analysis/idf.js';
 import { findLoops, type LoopInfo } from '../../analysis/loops.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import type { PassContext } from '../../pm/pass.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
+import { splitEdge } from '../utils/basic-block-utils.js';
 
 /** Functions whose blocks × expressions exceed this are left alone (bit matrices would be huge). */
 const MAX_MATRIX_BITS = 40_000_000;
@@ -279,12 +280,7 @@ function splitCriticalEdges(fn: Function): BasicBlock[] {
     if (t.op !== Opcode.Br && t.op !== Opcode.Switch) continue;
     if (cfg.edgeCount(edges[k], edges[k + 1]) !== 1) continue;
     // LLVM's name for such blocks
-    const nb = new BasicBlock(p.name !== '' && s.name !== '' ? `${p.name}.${s.name}_crit_edge` : '');
-    fn.insertBlockAfter(nb, p);
-    nb.append(new Instruction(Opcode.Br, voidType, [s]));
-    for (let j = 0; j < t.numSuccessors(); j++) if (t.successor(j) === s) t.setSuccessor(j, nb);
-    s.replacePhiIncomingBlock(p, nb);
-    made.push(nb);
+    made.push(splitEdge(p, s, { name: p.name !== '' && s.name !== '' ? `${p.name}.${s.name}_crit_edge` : '' }));
   }
   return made;
 }
@@ -452,10 +448,7 @@ export function lazyCodeMotion(fn: Function, ctx?: PassContext): PREStats {
     if (!r) break;
   }
   if (ctx) {
-    if (stats.inserted) ctx.stat('computations inserted', stats.inserted);
-    if (stats.replaced) ctx.stat('redundant computations removed', stats.replaced);
-    if (stats.splitKept) ctx.stat('critical edges split', stats.splitKept);
-    if (stats.skipped) ctx.stat('functions too large (skipped)', stats.skipped);
+    reportStats(ctx, { 'computations inserted': stats.inserted, 'redundant computations removed': stats.replaced, 'critical edges split': stats.splitKept, 'functions too large (skipped)': stats.skipped });
   }
   return stats;
 }
@@ -521,18 +514,12 @@ function lcmRound(fn: Function, stats: PREStats): boolean {
   return changed;
 }
 
-export const prePass: PassInfo = {
+export const prePass = definePass({
   name: 'pre',
   description: 'partial redundancy elimination by lazy code motion (Knoop-Rüthing-Steffen) on bit-vector data flow',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'pre',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const s = lazyCodeMotion(fn, ctx);
-        const changed = s.inserted + s.replaced > 0;
-        return { changed: changed || s.splitKept > 0, preserved: s.splitKept > 0 ? 'none' : changed ? 'cfg' : 'all' };
-      },
-    };
+  run(fn, ctx) {
+    const s = lazyCodeMotion(fn, ctx);
+    const changed = s.inserted + s.replaced > 0;
+    return { changed: changed || s.splitKept > 0, preserved: s.splitKept > 0 ? 'none' : changed ? 'cfg' : 'all' };
   },
-};
+});

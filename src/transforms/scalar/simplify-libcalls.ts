@@ -12,8 +12,7 @@ import type { Function, GlobalVariable } from '../../ir/function.js';
 import type { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
 import { ValueKind } from '../../ir/value.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import { definePass } from '../../pm/define-pass.js';
 
 /** Length of the NUL-terminated string a constant global holds, or null. */
 function constantStringLength(g: GlobalVariable): number | null {
@@ -46,18 +45,12 @@ export function simplifyLibCalls(fn: Function): number {
   return n;
 }
 
-export const simplifyLibCallsPass: PassInfo = {
+export const simplifyLibCallsPass = definePass({
   name: 'simplify-libcalls',
   description: 'strlen of a constant string becomes its length',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'simplify-libcalls',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const n = simplifyLibCalls(fn);
-        if (n) ctx.stat('library calls folded', n);
-        return { changed: n > 0, preserved: n > 0 ? 'cfg' : 'all' };
-      },
-    };
+  run(fn, ctx) {
+    const n = simplifyLibCalls(fn);
+    if (n) ctx.stat('library calls folded', n);
+    return { changed: n > 0, preserved: n > 0 ? 'cfg' : 'all' };
   },
-};
+});

@@ -18,181 +18,17 @@
  * instruction with side effects is executed on a path where it was not before.
  */
 import { BasicBlock } from '../../ir/basic-block.js';
-import { ConstantInt, UndefValue } from '../../ir/constants.js';
-import { isSafeToSpeculate, isTriviallyDead } from '../../ir/effects.js';
+import { ConstantInt } from '../../ir/constants.js';
+import { isSafeToSpeculate } from '../../ir/effects.js';
 import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
 import { Opcode, Pred } from '../../ir/opcodes.js';
 import { i1, voidType } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
-
-// ---- small CFG-editing utilities shared by the control-flow passes ----------------------
-
-/** How many successor slots of `from`'s terminator name `to`. */
-export function edgeCount(from: BasicBlock, to: BasicBlock): number {
-  const t = from.terminator();
-  if (t === null) return 0;
-  let c = 0;
-  const n = t.numSuccessors();
-  for (let s = 0; s < n; s++) if (t.successor(s) === to) c++;
-  return c;
-}
-
-/** Points every successor slot of `from`'s terminator that names `oldTo` at `newTo`. */
-export function retargetEdges(from: BasicBlock, oldTo: BasicBlock, newTo: BasicBlock): number {
-  const t = from.terminator();
-  if (t === null) return 0;
-  let c = 0;
-  const n = t.numSuccessors();
-  for (let s = 0; s < n; s++) {
-    if (t.successor(s) === oldTo) {
-      t.setSuccessor(s, newTo);
-      c++;
-    }
-  }
-  return c;
-}
-
-/** Replaces `bb`'s terminator by `br label %dest` (phi entries are the caller's business). */
-export function replaceWithBranch(bb: BasicBlock, dest: BasicBlock): Instruction {
-  const old = bb.terminator()!;
-  const br = new Instruction(Opcode.Br, voidType, [dest]);
-  bb.insertBefore(br, old);
-  const cond = old.numOperands > 0 && old.op !== Opcode.Ret ? old.operand(0) : null;
-  old.eraseFromParent();
-  if (cond !== null && cond.kind === ValueKind.Instruction) deleteIfDead(cond as Instruction);
-  return br;
-}
-
-/** Deletes `inst` if it is trivially dead, then its operands that became so (a worklist). */
-export function deleteIfDead(inst: Instruction): number {
-  const work: Instruction[] = [inst];
-  let n = 0;
-  while (work.length > 0) {
-    const i = work.pop()!;
-    if (i.parent === null || !isTriviallyDead(i)) continue;
-    const ops = i.operands();
-    i.eraseFromParent();
-    n++;
-    for (const o of ops) if (o.kind === ValueKind.Instruction && o.firstUse === null) work.push(o as Instruction);
-  }
-  return n;
-}
-
-/**
- * Deletes the blocks the entry cannot reach (an iterative DFS), removing their entries
- * from the phis of reachable blocks first. Returns how many were deleted.
- */
-export function removeUnreachableBlocks(fn: Function): number {
-  if (fn.firstBlock === null) return 0;
-  // reached blocks by id (ids are unique and below blockIdBound in a function)
-  const seen = new Uint8Array(fn.blockIdBound);
-  const reached = (b: BasicBlock): boolean => b.parent === fn && seen[b.id] === 1;
-  const stack: BasicBlock[] = [fn.firstBlock];
-  seen[fn.firstBlock.id] = 1;
-  let count = 1;
-  while (stack.length > 0) {
-    const b = stack.pop()!;
-    const t = b.terminator();
-    if (t === null) continue;
-    const n = t.numSuccessors();
-    for (let s = 0; s < n; s++) {
-      const d = t.successor(s);
-      if (d.parent === fn && seen[d.id] === 0) {
-        seen[d.id] = 1;
-        count++;
-        stack.push(d);
-      }
-    }
-  }
-  if (count === fn.numBlocks) return 0;
-  const dead: BasicBlock[] = [];
-  for (let b: BasicBlock | null = fn.firstBlock; b !== null; b = b.next) if (!reached(b)) dead.push(b);
-  for (const b of dead) {
-    const t = b.terminator();
-    if (t === null) continue;
-    for (const s of t.successors()) if (reached(s)) s.removePredecessorFromPhis(b, true);
-  }
-  for (const b of dead) for (let i = b.first; i !== null; i = i.next) i.dropAllReferences();
-  for (const b of dead) b.eraseFromParent();
-  return dead.length;
-}
-
-/** Number of incoming edges of `bb` (with multiplicity), stopping early past `limit`. */
-export function countIncomingEdges(bb: BasicBlock, limit = Infinity): number {
-  let c = 0;
-  for (let u = bb.firstUse; u !== null; u = u.next) {
-    const user = u.user as Instruction;
-    if (user.kind === ValueKind.Instruction && user.parent !== null && user.isTerminator()) {
-      if (++c > limit) return c;
-    }
-  }
-  return c;
-}
-
-/**
- * Replaces phis that have a single entry, or whose entries are all one value (or the phi
- * itself), by that value. Only valid in blocks reachable from the entry.
- */
-export function foldTrivialPhis(bb: BasicBlock): number {
-  let n = 0;
-  for (let i = bb.first; i !== null && i.op === Opcode.Phi; ) {
-    const next = i.next;
-    let same: Value | null = null;
-    let trivial = true;
-    for (let k = 0; k < i.numIncoming; k++) {
-      const v = i.incomingValue(k);
-      if (v === i || v === same) continue;
-      if (same !== null) {
-        trivial = false;
-        break;
-      }
-      same = v;
-    }
-    if (trivial) {
-      // A non-phi of bb itself can only flow in when bb is unreachable: use undef there.
-      const own = same !== null && same.kind === ValueKind.Instruction && (same as Instruction).parent === bb && (same as Instruction).op !== Opcode.Phi;
-      i.replaceAllUsesWith(same === null || own ? UndefValue.get(i.type) : same);
-      i.eraseFromParent();
-      n++;
-    }
-    i = next;
-  }
-  return n;
-}
-
-/**
- * Merges `succ` into `bb` when `bb` ends in `br label %succ` and that is succ's only
- * incoming edge. Returns false (and changes nothing) when that is not the case.
- */
-export function mergeSuccessorIntoBlock(bb: BasicBlock, succ: BasicBlock): boolean {
-  const t = bb.terminator();
-  if (t === null || t.op !== Opcode.Br || t.numOperands !== 1 || t.operand(0) !== succ) return false;
-  if (succ === bb || succ.parent !== bb.parent || succ === bb.parent!.firstBlock) return false;
-  // LLVM's MergeBlockIntoPredecessor: a block whose address is taken keeps its identity
-  if (succ.hasAddressTaken()) return false;
-  if (countIncomingEdges(succ, 1) !== 1) return false;
-  for (let p = succ.first; p !== null && p.op === Opcode.Phi; ) {
-    const next = p.next;
-    const v = p.numIncoming > 0 ? p.incomingValue(0) : p;
-    // A value of succ itself can only flow in when succ is unreachable: use undef there.
-    p.replaceAllUsesWith(v === p || (v.kind === ValueKind.Instruction && (v as Instruction).parent === succ) ? UndefValue.get(p.type) : v);
-    p.eraseFromParent();
-    p = next;
-  }
-  t.eraseFromParent();
-  for (let i = succ.first; i !== null; ) {
-    const next = i.next;
-    i.removeFromParent();
-    bb.append(i);
-    i = next;
-  }
-  for (const s of bb.successors()) s.replacePhiIncomingBlock(succ, bb);
-  succ.eraseFromParent();
-  return true;
-}
+import type { PassContext } from '../../pm/pass.js';
+import { definePass, param, reportStats } from '../../pm/define-pass.js';
+import { countIncomingEdges, edgeCount, mergeSuccessorIntoBlock, replaceWithBranch, retargetEdges } from '../utils/basic-block-utils.js';
+import { foldTrivialPhis, removeUnreachableBlocks } from '../utils/local.js';
 
 function isUnreachableOnly(bb: BasicBlock): boolean {
   return bb.first !== null && bb.first.op === Opcode.Unreachable;
@@ -494,45 +330,18 @@ export function simplifyCFG(fn: Function, opts: Partial<SimplifyCFGOptions> = {}
   const changed = s.run();
   if (ctx !== undefined) {
     const st = s.stats;
-    if (st.unreachable) ctx.stat('unreachable blocks removed', st.unreachable);
-    if (st.folded) ctx.stat('terminators folded', st.folded);
-    if (st.merged) ctx.stat('blocks merged', st.merged);
-    if (st.forwarded) ctx.stat('forwarding blocks removed', st.forwarded);
-    if (st.selects) ctx.stat('phis turned into selects', st.selects);
-    if (st.phis) ctx.stat('trivial phis removed', st.phis);
+    reportStats(ctx, { 'unreachable blocks removed': st.unreachable, 'terminators folded': st.folded, 'blocks merged': st.merged, 'forwarding blocks removed': st.forwarded, 'phis turned into selects': st.selects, 'trivial phis removed': st.phis });
   }
   return changed;
 }
 
-export function parseSimplifyCFGParams(params: string): Partial<SimplifyCFGOptions> {
-  const o: Partial<SimplifyCFGOptions> = {};
-  for (const raw of params.split(';')) {
-    const p = raw.trim();
-    if (p === '') continue;
-    if (p === 'no-select' || p === 'no-speculate-blocks') o.selects = false;
-    else if (p === 'select' || p === 'speculate-blocks') o.selects = true;
-    else {
-      const m = /^(speculation-limit|phi-limit)=(\d+)$/.exec(p);
-      if (m === null) throw new Error(`simplifycfg: unknown parameter '${p}' (expected no-select, speculation-limit=N, phi-limit=N)`);
-      if (m[1] === 'speculation-limit') o.speculationLimit = Number(m[2]);
-      else o.phiLimit = Number(m[2]);
-    }
-  }
-  return o;
-}
-
-export const simplifycfgPass: PassInfo = {
+export const simplifycfgPass = definePass({
   name: 'simplifycfg',
   description: 'remove unreachable blocks, fold constant branches, merge and forward blocks, form selects',
-  create(params: string): FunctionPass {
-    const opts = parseSimplifyCFGParams(params);
-    return {
-      kind: 'function',
-      name: 'simplifycfg',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const changed = simplifyCFG(fn, opts, ctx);
-        return { changed, preserved: changed ? 'none' : 'all' };
-      },
-    };
+  params: {
+    selects: param.flag('select', DEFAULT_SIMPLIFYCFG_OPTIONS.selects, 'form selects from small diamonds and triangles', ['speculate-blocks']),
+    speculationLimit: param.int('speculation-limit', DEFAULT_SIMPLIFYCFG_OPTIONS.speculationLimit, 'most instructions speculated into the branch block for one select'),
+    phiLimit: param.int('phi-limit', DEFAULT_SIMPLIFYCFG_OPTIONS.phiLimit, 'most phis turned into selects at one join'),
   },
-};
+  run: (fn, ctx, opts) => ({ changed: simplifyCFG(fn, opts, ctx) }),
+});

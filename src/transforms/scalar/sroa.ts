@@ -23,26 +23,28 @@
  *
  * Invariant: the CFG is not changed; every new instruction is placed where the access it
  * replaces was.
+ *
+ * Whole-aggregate loads and stores are split first (sroa-aggregates.ts, LLVM's
+ * AggLoadStoreRewriter); widened-integer pieces are folded after promotion (sroa-bits.ts);
+ * bytes of constant memory are read by analysis/const-memory.ts.
  */
-import { Constant, ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, ConstantNull, ConstantString, UndefValue } from '../../ir/constants.js';
+import { ConstantExpr, ConstantFP, ConstantInt, ConstantNull, UndefValue } from '../../ir/constants.js';
 import type { Function, GlobalVariable } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
-import { abiAlign, allocSize, storeSize, structLayout } from '../../ir/layout.js';
+import { abiAlign, allocSize, storeSize } from '../../ir/layout.js';
 import { Flag, Opcode } from '../../ir/opcodes.js';
-import { floatType, i8, i32, i64, intType, ptr, TypeKind, voidType, type Type } from '../../ir/types.js';
+import { floatType, i32, i64, intType, ptr, TypeKind, type Type } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { constantGEPInstOffset } from '../../analysis/instsimplify.js';
-import { isConstantMemoryGlobal, loadFromConstantMemory } from '../../analysis/const-memory.js';
+import { constantBytes, loadFromConstantMemory } from '../../analysis/const-memory.js';
 import { foldExtractsOfInserts, foldWidenedPieces } from './sroa-bits.js';
-import { decomposePointer } from '../../analysis/alias.js';
 import { CFG } from '../../analysis/cfg.js';
 import { computeDominators } from '../../analysis/dominators.js';
-import { isAllocaPromotable, promoteAllocas } from '../ssa/mem2reg.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import { promoteAllocas } from '../utils/promote-allocas.js';
+import { isAllocaPromotable } from '../utils/promote-memory.js';
+import { definePass } from '../../pm/define-pass.js';
+import { basedOnAlloca, byteGEP, isAggregate, isScalar, MAX_PARTITIONS, newLoad, newStore, splitAggregateAccesses } from './sroa-aggregates.js';
 
-/** Allocas bigger than this many partitions are left alone (LLVM has no such limit, but splits lazily). */
-const MAX_PARTITIONS = 64;
 const MAX_ROUNDS = 4;
 
 const enum SliceKind {
@@ -105,11 +107,6 @@ function constLength(call: Instruction): number | null {
 function isVolatileIntrinsic(call: Instruction): boolean {
   const v = call.arg(3);
   return !(v.kind === ValueKind.ConstantInt && (v as ConstantInt).isZero());
-}
-
-/** A scalar type we can hold a partition in. */
-function isScalar(t: Type): boolean {
-  return t.kind === TypeKind.Int || t.kind === TypeKind.Ptr || t.kind === TypeKind.Float || t.kind === TypeKind.Double;
 }
 
 /** Whether a value of type `from` can be reinterpreted as `to` (same store size) with one cast. */
@@ -183,34 +180,6 @@ function insertPiece(whole: Value, piece: Value, p: Partition, s: Slice, before:
   return binop(Opcode.Or, kept, v, before);
 }
 
-/** The value of type t at byte `off` of constant memory `p` points into, read byte by byte; null when unknown. */
-function constantBytes(p: Value, off: number, t: Type): Value | null {
-  const direct = loadFromConstantMemory(byteOffsetPointer(p, off), t);
-  if (direct !== null) return direct;
-  const d = decomposePointer(p);
-  if (d.offset === null || !isConstantMemoryGlobal(d.base)) return null;
-  const g = d.base;
-  const n = storeSize(t);
-  if (t.kind === TypeKind.Ptr || n > 8) return null;
-  let v = 0n;
-  for (let k = n - 1; k >= 0; k--) {
-    const b = constantByteAt(g.initializer!, g.valueType, d.offset + off + k);
-    if (b === null) return null;
-    v = (v << 8n) | BigInt(b);
-  }
-  if (t.kind === TypeKind.Int) return ConstantInt.get(t, v);
-  const dv = new DataView(new ArrayBuffer(8));
-  if (t === floatType) {
-    dv.setUint32(0, Number(v));
-    return ConstantFP.get(t, dv.getFloat32(0));
-  }
-  if (t.kind === TypeKind.Double) {
-    dv.setBigUint64(0, v);
-    return ConstantFP.get(t, dv.getFloat64(0));
-  }
-  return null;
-}
-
 /**
  * Loads of scalars that straddle elements of a constant global's initializer (an i64 read of
  * a {i32, i32}, as memcpy from a constant struct leaves once split): the bytes are known.
@@ -280,62 +249,6 @@ function scanFunction(fn: Function): Candidates {
     }
   }
   return c;
-}
-
-/** Byte `off` of constant c of type cty (little-endian), or null when it is not a plain number. */
-function constantByteAt(c: Constant, cty: Type, off: number): number | null {
-  for (let guard = 0; guard < 64; guard++) {
-    if (off < 0 || off >= allocSize(cty)) return null;
-    switch (c.kind) {
-      case ValueKind.ConstantZero:
-      case ValueKind.ConstantNull:
-        return 0;
-      case ValueKind.ConstantString:
-        return (c as ConstantString).bytes[off] ?? 0;
-      case ValueKind.ConstantInt: {
-        if (off >= storeSize(cty)) return null; // padding of an odd-width integer
-        const u = BigInt.asUintN(Math.max(8, storeSize(cty) * 8), (c as ConstantInt).value);
-        return Number((u >> BigInt(8 * off)) & 255n);
-      }
-      case ValueKind.ConstantFP: {
-        const dv = new DataView(new ArrayBuffer(8));
-        if (cty === floatType) dv.setFloat32(0, (c as ConstantFP).value, true);
-        else if (cty.kind === TypeKind.Double) dv.setFloat64(0, (c as ConstantFP).value, true);
-        else return null;
-        return off < storeSize(cty) ? dv.getUint8(off) : null;
-      }
-      case ValueKind.ConstantArray:
-      case ValueKind.ConstantStruct: {
-        const agg = c as ConstantAggregate;
-        if (cty.kind === TypeKind.Array) {
-          const es = allocSize(cty.elem!);
-          const k = Math.floor(off / es);
-          c = agg.elements[k];
-          off -= k * es;
-          cty = cty.elem!;
-          continue;
-        }
-        if (cty.kind !== TypeKind.Struct) return null;
-        const offs = structLayout(cty).offsets;
-        let k = offs.length - 1;
-        while (k > 0 && offs[k] > off) k--;
-        if (off - offs[k] >= allocSize(cty.members[k])) return null; // padding: not defined
-        c = agg.elements[k];
-        off -= offs[k];
-        cty = cty.members[k];
-        continue;
-      }
-      default:
-        return null;
-    }
-  }
-  return null;
-}
-
-/** A pointer value `off` bytes past p for analysis only (a constant GEP when p is a constant). */
-function byteOffsetPointer(p: Value, off: number): Value {
-  if (off === 0 || p.kind !== ValueKind.GlobalVariable) return p;
-  return ConstantExpr.get(Opcode.GetElementPtr, ptr, [p as Constant, ConstantInt.get(i64, off)], Flag.InBounds, i8);
 }
 
 /** The type of a gap partition of `n` bytes at `start`: the widest integer of 8/4/2/1 bytes that fits and is aligned. */
@@ -515,15 +428,6 @@ class AllocaSplitter {
   }
 }
 
-function byteGEP(base: Value, offset: number, before: Instruction): Value {
-  if (offset === 0) return base;
-  const g = new Instruction(Opcode.GetElementPtr, ptr, [base, ConstantInt.get(i64, offset)]);
-  g.auxType = i8;
-  g.flags = Flag.InBounds;
-  before.parent!.insertBefore(g, before);
-  return g;
-}
-
 /** The constant a memset of byte `b` leaves in a partition of type t, or null. */
 function splat(t: Type, b: number, before: Instruction): Value | null {
   const n = storeSize(t);
@@ -535,20 +439,6 @@ function splat(t: Type, b: number, before: Instruction): Value | null {
   const c = new Instruction(Opcode.BitCast, t, [ConstantInt.get(t === floatType ? i32 : i64, v)]);
   before.parent!.insertBefore(c, before);
   return c;
-}
-
-function newLoad(t: Type, p: Value, align: number, before: Instruction): Instruction {
-  const l = new Instruction(Opcode.Load, t, [p]);
-  l.align = align;
-  before.parent!.insertBefore(l, before);
-  return l;
-}
-
-function newStore(v: Value, p: Value, align: number, before: Instruction): Instruction {
-  const s = new Instruction(Opcode.Store, voidType, [v, p]);
-  s.align = align;
-  before.parent!.insertBefore(s, before);
-  return s;
 }
 
 function rewrite(sp: AllocaSplitter, parts: Partition[], fn: Function): void {
@@ -631,93 +521,6 @@ function memsetsSplattable(sp: AllocaSplitter, parts: Partition[]): boolean {
   return true;
 }
 
-interface Leaf {
-  path: number[];
-  offset: number;
-  type: Type;
-}
-
-/** The scalar leaves of an aggregate type with their byte offsets (null when more than MAX_PARTITIONS or not scalar). */
-function leavesOf(t: Type): Leaf[] | null {
-  const out: Leaf[] = [];
-  const stack: Leaf[] = [{ path: [], offset: 0, type: t }];
-  while (stack.length > 0) {
-    const x = stack.pop()!;
-    const ty = x.type;
-    if (ty.kind === TypeKind.Struct) {
-      const lay = structLayout(ty);
-      for (let k = ty.members.length - 1; k >= 0; k--) stack.push({ path: [...x.path, k], offset: x.offset + lay.offsets[k], type: ty.members[k] });
-    } else if (ty.kind === TypeKind.Array) {
-      const es = allocSize(ty.elem!);
-      if (ty.count > MAX_PARTITIONS) return null;
-      for (let k = ty.count - 1; k >= 0; k--) stack.push({ path: [...x.path, k], offset: x.offset + k * es, type: ty.elem! });
-    } else if (isScalar(ty)) {
-      out.push(x);
-      if (out.length > MAX_PARTITIONS) return null;
-    } else return null;
-  }
-  return out;
-}
-
-function isAggregate(t: Type): boolean {
-  return t.kind === TypeKind.Struct || t.kind === TypeKind.Array;
-}
-
-function basedOnAlloca(p: Value): boolean {
-  const b = decomposePointer(p).base;
-  return b.kind === ValueKind.Instruction && (b as Instruction).op === Opcode.Alloca;
-}
-
-/**
- * LLVM's AggLoadStoreRewriter: loads and stores of whole structs or arrays on an alloca become
- * one access per scalar leaf, so the alloca's slices are scalars. A load used only by stores
- * (a copy, as the inliner makes for byval arguments) becomes leaf loads and leaf stores; other
- * loads are rebuilt with insertvalue, other stored values taken apart with extractvalue.
- */
-function splitAggregateAccesses(todo: readonly Instruction[], newExtracts: Instruction[]): number {
-  let n = 0;
-  for (const i of todo) {
-    if (i.parent === null) continue;
-    if (i.op === Opcode.Store) {
-      const v = i.operand(0);
-      const leaves = leavesOf(v.type);
-      if (leaves === null) continue;
-      const l = v as Instruction;
-      const copy = v.kind === ValueKind.Instruction && l.op === Opcode.Load && (l.flags & (Flag.Volatile | Flag.Atomic)) === 0 && l.firstUse!.next === null;
-      for (const leaf of leaves) {
-        let x: Value;
-        if (copy) x = newLoad(leaf.type, byteGEP(l.operand(0), leaf.offset, l), 1, l);
-        else {
-          const e = new Instruction(Opcode.ExtractValue, leaf.type, [v]);
-          e.indices = leaf.path;
-          newExtracts.push(e);
-          i.parent.insertBefore(e, i);
-          x = e;
-        }
-        newStore(x, byteGEP(i.operand(1), leaf.offset, i), 1, i);
-      }
-      i.eraseFromParent();
-      if (copy) l.eraseFromParent();
-      n++;
-    } else {
-      const leaves = leavesOf(i.type);
-      if (leaves === null) continue;
-      let agg: Value = UndefValue.get(i.type);
-      for (const leaf of leaves) {
-        const x = newLoad(leaf.type, byteGEP(i.operand(0), leaf.offset, i), 1, i);
-        const ins = new Instruction(Opcode.InsertValue, i.type, [agg, x]);
-        ins.indices = leaf.path;
-        i.parent.insertBefore(ins, i);
-        agg = ins;
-      }
-      i.replaceAllUsesWith(agg);
-      i.eraseFromParent();
-      n++;
-    }
-  }
-  return n;
-}
-
 /** Splits and promotes the allocas of fn's entry block; returns counts. */
 export function runSROA(fn: Function): SROAStats {
   const stats: SROAStats = { allocasSplit: 0, partitions: 0, promoted: 0, aggregatesSplit: 0, widened: 0, constantLoads: 0, piecesFolded: 0 };
@@ -765,24 +568,18 @@ export function runSROA(fn: Function): SROAStats {
   return stats;
 }
 
-export const sroaPass: PassInfo = {
+export const sroaPass = definePass({
   name: 'sroa',
   description: 'split aggregate allocas (structs, constant-indexed arrays, memcpy\'d locals) into scalars and promote them',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'sroa',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const s = runSROA(fn);
-        if (s.allocasSplit + s.promoted + s.aggregatesSplit + s.constantLoads + s.piecesFolded === 0) return { changed: false };
-        if (s.piecesFolded) ctx.stat('pieces read back directly', s.piecesFolded);
-        if (s.constantLoads) ctx.stat('constant loads folded', s.constantLoads);
-        if (s.aggregatesSplit) ctx.stat('aggregate loads and stores split', s.aggregatesSplit);
-        if (s.allocasSplit) ctx.stat('allocas split', s.allocasSplit);
-        if (s.partitions) ctx.stat('partitions', s.partitions);
-        if (s.promoted) ctx.stat('allocas promoted', s.promoted);
-        return { changed: true, preserved: 'cfg' };
-      },
-    };
+  run(fn, ctx) {
+    const s = runSROA(fn);
+    if (s.allocasSplit + s.promoted + s.aggregatesSplit + s.constantLoads + s.piecesFolded === 0) return { changed: false };
+    if (s.piecesFolded) ctx.stat('pieces read back directly', s.piecesFolded);
+    if (s.constantLoads) ctx.stat('constant loads folded', s.constantLoads);
+    if (s.aggregatesSplit) ctx.stat('aggregate loads and stores split', s.aggregatesSplit);
+    if (s.allocasSplit) ctx.stat('allocas split', s.allocasSplit);
+    if (s.partitions) ctx.stat('partitions', s.partitions);
+    if (s.promoted) ctx.stat('allocas promoted', s.promoted);
+    return { changed: true, preserved: 'cfg' };
   },
-};
+});

@@ -27,10 +27,9 @@ import { Instruction } from '../../ir/instruction.js';
 import { Flag, Opcode } from '../../ir/opcodes.js';
 import { voidType } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
 import { isNonEscapingAlloca } from '../../analysis/alias.js';
-import { foldTrivialPhis } from './simplifycfg.js';
+import { foldTrivialPhis } from '../utils/local.js';
 
 interface TailSite {
   block: BasicBlock;
@@ -254,20 +253,12 @@ export function eliminateTailRecursion(fn: Function): TREStats {
   return stats;
 }
 
-export const tailcallelimPass: PassInfo = {
+export const tailcallelimPass = definePass({
   name: 'tailcallelim',
   description: 'turn self-recursive tail calls (and accumulator recursion) into loops',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'tailcallelim',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const s = eliminateTailRecursion(fn);
-        if (s.eliminated) ctx.stat('tail calls eliminated', s.eliminated);
-        if (s.accumulators) ctx.stat('accumulator sites', s.accumulators);
-        const changed = s.eliminated > 0;
-        return { changed, preserved: changed ? 'none' : 'all' };
-      },
-    };
+  run(fn, ctx) {
+    const s = eliminateTailRecursion(fn);
+    reportStats(ctx, { 'tail calls eliminated': s.eliminated, 'accumulator sites': s.accumulators });
+    return { changed: s.eliminated > 0 };
   },
-};
+});

@@ -6,21 +6,14 @@
  */
 export { SSABuilder, type SSABuilderOptions, type SSABuilderStats } from '../utils/ssa-builder.js';
 export { repairSSA, type NewDefinition, type RepairOptions, type RepairResult } from '../utils/ssa-repair.js';
-export {
-  isAllocaPromotable,
-  promotableAllocas,
-  promoteAllocas,
-  promoteMemoryToRegister,
-  traceMem2Reg,
-  type PromoteOptions,
-  type PromoteStats,
-} from './mem2reg.js';
+export { promoteAllocas, promoteMemoryToRegister, traceMem2Reg, type PromoteOptions } from './mem2reg.js';
+export { isAllocaPromotable, promotableAllocas, type PromoteStats } from '../utils/promote-memory.js';
 export { promoteAllocasBraun, promoteMemoryToRegisterBraun } from './mem2reg-braun.js';
 export { removeRedundantPhis, type RedundantPhiStats } from './redundant-phis.js';
 export { regToMem, demoteRegToStack, demotePhiToStack } from './reg2mem.js';
 export { outOfSSA, type OutOfSSAOptions, type OutOfSSAStats } from './out-of-ssa.js';
 export { sequentializeParallelCopy, sequentializeNaively, type ParallelCopy, type CopyStep } from '../utils/parallel-copy.js';
-export { splitCriticalEdges, splitEdge } from '../utils/critical-edges.js';
+export { splitCriticalEdges, splitEdge } from '../utils/basic-block-utils.js';
 export { simplifyPhiLikeLLVM, simplifyPhisLikeLLVM } from '../utils/phi-simplify.js';
-export { IDFCalculator } from '../../analysis/idf-calculator.js';
+export { IDFCalculator } from '../../analysis/idf.js';
 export { SSA_PASSES } from './passes.js';

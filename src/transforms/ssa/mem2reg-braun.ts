@@ -21,13 +21,10 @@ import { PoisonValue, UndefValue } from '../../ir/constants.js';
 import type { Function } from '../../ir/function.js';
 import type { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
-import { TypeKind } from '../../ir/types.js';
 import { ValueKind } from '../../ir/value.js';
-import { DominatorTreeAnalysis } from '../../pm/analyses.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import { definePass } from '../../pm/define-pass.js';
 import { SSABuilder } from '../utils/ssa-builder.js';
-import { addPoisonForUnreachablePredecessors, deleteAccess, emptyPromoteStats, promotableAllocas, removeIntrinsicUsers, type PromoteStats } from './mem2reg.js';
+import { addPoisonForUnreachablePredecessors, deleteAccess, emptyPromoteStats, promoteRepeatedly, removeIntrinsicUsers, runPromotion, type PromoteStats } from '../utils/promote-memory.js';
 import { simplifyPhisLikeLLVM } from '../utils/phi-simplify.js';
 
 export interface BraunPromoteOptions {
@@ -152,36 +149,14 @@ export function promoteAllocasBraun(fn: Function, dt: DominatorTree, allocas: re
 
 /** Promotes entry-block allocas with the Braun builder until none is promotable. */
 export function promoteMemoryToRegisterBraun(fn: Function, dt: DominatorTree, opts: BraunPromoteOptions = {}, stats: PromoteStats = emptyPromoteStats(), first?: Instruction[]): PromoteStats {
-  let allocas = first ?? promotableAllocas(fn);
-  while (allocas.length > 0) {
-    // only a promoted slot that held pointers can make another alloca promotable
-    let heldPointers = false;
-    for (const a of allocas) if (a.auxType!.kind !== TypeKind.Int && a.auxType!.kind !== TypeKind.Double && a.auxType!.kind !== TypeKind.Float) heldPointers = true;
-    promoteAllocasBraun(fn, dt, allocas, opts, stats);
-    if (!heldPointers) break;
-    allocas = promotableAllocas(fn);
-  }
+  promoteRepeatedly(fn, first, (allocas) => promoteAllocasBraun(fn, dt, allocas, opts, stats));
   return stats;
 }
 
-export const mem2regBraunPass: PassInfo = {
+export const mem2regBraunPass = definePass({
   name: 'mem2reg-braun',
   description: 'promote allocas to SSA registers with Braun et al.\'s on-the-fly construction',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'mem2reg-braun',
-      local: true,
-      run(fn: Function, ctx: PassContext): PassResult {
-        const allocas = promotableAllocas(fn);
-        if (allocas.length === 0) return { changed: false };
-        const dt = ctx.analyses.get(DominatorTreeAnalysis);
-        const s = promoteMemoryToRegisterBraun(fn, dt, {}, emptyPromoteStats(), allocas);
-        if (s.allocasPromoted > 0) ctx.stat('allocas promoted', s.allocasPromoted);
-        if (s.phisInserted > 0) ctx.stat('phis inserted', s.phisInserted);
-        if (s.phisRemoved > 0) ctx.stat('phis removed as trivial', s.phisRemoved);
-        return { changed: true, preserved: 'cfg' };
-      },
-    };
-  },
-};
+  local: true,
+  run: (fn, ctx) =>
+    runPromotion(fn, ctx, (dt, allocas, stats) => promoteMemoryToRegisterBraun(fn, dt, {}, stats, allocas), (s) => ({ 'allocas promoted': s.allocasPromoted, 'phis inserted': s.phisInserted, 'phis removed as trivial': s.phisRemoved })),
+});

@@ -34,9 +34,8 @@ import type { Function } from '../../ir/function.js';
 import type { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
 import type { Value } from '../../ir/value.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
-import { splitCriticalEdges } from '../utils/critical-edges.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
+import { splitCriticalEdges } from '../utils/basic-block-utils.js';
 import { CopyStep, ParallelCopy, sequentializeNaively, sequentializeParallelCopy } from '../utils/parallel-copy.js';
 import { newLoad, newSlot, newStore } from './reg2mem.js';
 
@@ -147,23 +146,14 @@ function distinctSuccessors(t: Instruction): number {
   return 1;
 }
 
-export const outOfSSAPass: PassInfo = {
+export const outOfSSAPass = definePass({
   name: 'out-of-ssa',
   description: 'replace phis by parallel copies through stack slots on split edges',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'out-of-ssa',
-      local: true,
-      run(fn: Function, ctx: PassContext): PassResult {
-        const s = outOfSSA(fn);
-        if (s.criticalEdgesSplit > 0) ctx.stat('critical edges split', s.criticalEdgesSplit);
-        if (s.phisReplaced > 0) ctx.stat('phis replaced by copies', s.phisReplaced);
-        if (s.copies > 0) ctx.stat('copies', s.copies);
-        if (s.temporaries > 0) ctx.stat('temporaries for copy cycles', s.temporaries);
-        const changed = s.criticalEdgesSplit + s.phisReplaced > 0;
-        return { changed, preserved: s.criticalEdgesSplit > 0 ? 'none' : 'cfg' };
-      },
-    };
+  local: true,
+  run(fn, ctx) {
+    const s = outOfSSA(fn);
+    reportStats(ctx, { 'critical edges split': s.criticalEdgesSplit, 'phis replaced by copies': s.phisReplaced, 'copies': s.copies, 'temporaries for copy cycles': s.temporaries });
+    const changed = s.criticalEdgesSplit + s.phisReplaced > 0;
+    return { changed, preserved: s.criticalEdgesSplit > 0 ? 'none' : 'cfg' };
   },
-};
+});

@@ -1,5 +1,5 @@
 /**
- * The passes of src/ssa, for src/passes/index.ts: construction (mem2reg, mem2reg-braun),
+ * The passes of src/transforms/ssa, for src/passes/index.ts: construction (mem2reg, mem2reg-braun),
  * clean-up (redundant-phis) and destruction (reg2mem, out-of-ssa).
  */
 import type { PassInfo } from '../../pm/registry.js';

@@ -12,18 +12,16 @@
  * follows its definition, which dominates every use; a phi's slot is written at the end of
  * every predecessor of its block.
  */
-import { isSized } from '../../analysis/verifier.js';
 import type { BasicBlock } from '../../ir/basic-block.js';
 import { ConstantInt } from '../../ir/constants.js';
 import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
 import { abiAlign } from '../../ir/layout.js';
 import { Opcode } from '../../ir/opcodes.js';
-import { i32, voidType, ptr, type Type } from '../../ir/types.js';
+import { i32, isSized, voidType, ptr, type Type } from '../../ir/types.js';
 import type { Value } from '../../ir/value.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
-import { splitCriticalEdges } from '../utils/critical-edges.js';
+import { definePass, reportStats } from '../../pm/define-pass.js';
+import { splitCriticalEdges } from '../utils/basic-block-utils.js';
 
 export interface Reg2MemStats {
   criticalEdgesSplit: number;
@@ -142,22 +140,14 @@ export function regToMem(fn: Function): Reg2MemStats {
   return stats;
 }
 
-export const reg2memPass: PassInfo = {
+export const reg2memPass = definePass({
   name: 'reg2mem',
   description: 'demote every phi and cross-block value to a stack slot (LLVM RegToMem)',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'reg2mem',
-      local: true,
-      run(fn: Function, ctx: PassContext): PassResult {
-        const s = regToMem(fn);
-        if (s.criticalEdgesSplit > 0) ctx.stat('critical edges split', s.criticalEdgesSplit);
-        if (s.registersDemoted > 0) ctx.stat('registers demoted', s.registersDemoted);
-        if (s.phisDemoted > 0) ctx.stat('phis demoted', s.phisDemoted);
-        const changed = s.criticalEdgesSplit + s.registersDemoted + s.phisDemoted > 0;
-        return { changed, preserved: s.criticalEdgesSplit > 0 ? 'none' : 'cfg' };
-      },
-    };
+  local: true,
+  run(fn, ctx) {
+    const s = regToMem(fn);
+    reportStats(ctx, { 'critical edges split': s.criticalEdgesSplit, 'registers demoted': s.registersDemoted, 'phis demoted': s.phisDemoted });
+    const changed = s.criticalEdgesSplit + s.registersDemoted + s.phisDemoted > 0;
+    return { changed, preserved: s.criticalEdgesSplit > 0 ? 'none' : 'cfg' };
   },
-};
+});

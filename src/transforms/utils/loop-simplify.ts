@@ -18,62 +18,11 @@
  */
 import { BasicBlock } from '../../ir/basic-block.js';
 import type { Function } from '../../ir/function.js';
-import { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
-import { voidType } from '../../ir/types.js';
-import type { Value } from '../../ir/value.js';
 import { CFG } from '../../analysis/cfg.js';
 import { findLoops, Loop, LoopInfo } from '../../analysis/loops.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
-import { retargetEdges } from '../scalar/simplifycfg.js';
-
-/**
- * Moves the edges from `preds` into `bb` onto a new block placed before `bb` that branches
- * to `bb`; bb's phis get one entry for the new block (a new phi there when the moved entries
- * differ). Returns the new block.
- */
-export function splitBlockPredecessors(bb: BasicBlock, preds: readonly BasicBlock[], name: string): BasicBlock {
-  const fn = bb.parent!;
-  const nb = new BasicBlock(name);
-  fn.insertBlockBefore(nb, bb);
-  const set = new Set(preds);
-  for (let phi = bb.first; phi !== null && phi.op === Opcode.Phi; phi = phi.next) {
-    let same: Value | null = null;
-    let differ = false;
-    let moved = 0;
-    for (let k = 0; k < phi.numIncoming; k++) {
-      if (!set.has(phi.incomingBlock(k))) continue;
-      const v = phi.incomingValue(k);
-      if (moved > 0 && v !== same) differ = true;
-      same = v;
-      moved++;
-    }
-    if (moved === 0) continue;
-    let nv: Value = same!;
-    if (differ) {
-      const np = new Instruction(Opcode.Phi, phi.type, []);
-      np.blocks = [];
-      np.name = phi.name;
-      for (let k = 0; k < phi.numIncoming; k++) if (set.has(phi.incomingBlock(k))) np.addIncoming(phi.incomingValue(k), phi.incomingBlock(k));
-      nb.append(np);
-      nv = np;
-    }
-    for (let k = phi.numIncoming - 1; k >= 0; k--) if (set.has(phi.incomingBlock(k))) phi.removeIncoming(k);
-    phi.addIncoming(nv, nb);
-  }
-  nb.append(new Instruction(Opcode.Br, voidType, [bb]));
-  for (const p of set) retargetEdges(p, bb, nb);
-  return nb;
-}
-
-/**
- * Splits the edge from → to with a new block (`from` keeps its other edges); when `from`
- * branches to `to` several times, all those edges go through the new block.
- */
-export function splitEdge(from: BasicBlock, to: BasicBlock, name: string): BasicBlock {
-  return splitBlockPredecessors(to, [from], name);
-}
+import { definePass, reportStats } from '../../pm/define-pass.js';
+import { splitBlockPredecessors } from './basic-block-utils.js';
 
 /** Loop membership that also knows the blocks added since the LoopInfo was computed. */
 export class LoopMembership {
@@ -278,22 +227,12 @@ export function isInSimplifyForm(li: LoopInfo): boolean {
   return true;
 }
 
-
-export const loopSimplifyPass: PassInfo = {
+export const loopSimplifyPass = definePass({
   name: 'loop-simplify',
   description: 'give every loop a preheader, a single latch and dedicated exit blocks',
-  create(): FunctionPass {
-    return {
-      kind: 'function',
-      name: 'loop-simplify',
-      run(fn: Function, ctx: PassContext): PassResult {
-        const s = simplifyLoops(fn);
-        if (s.preheaders) ctx.stat('preheaders inserted', s.preheaders);
-        if (s.backedges) ctx.stat('backedge blocks inserted', s.backedges);
-        if (s.exits) ctx.stat('exit blocks split', s.exits);
-        const changed = s.preheaders + s.backedges + s.exits > 0;
-        return { changed, preserved: changed ? 'none' : 'all' };
-      },
-    };
+  run(fn, ctx) {
+    const s = simplifyLoops(fn);
+    reportStats(ctx, { 'preheaders inserted': s.preheaders, 'backedge blocks inserted': s.backedges, 'exit blocks split': s.exits });
+    return { changed: s.preheaders + s.backedges + s.exits > 0 };
   },
-};
+});

@@ -1,0 +1,171 @@
+/**
+ * How a pass is declared: `definePass({ name, description, params, run })`. The name is
+ * written once; each parameter is declared once, with its type, its spelling in a pipeline
+ * and its default, and parsed and checked here for every pass alike. A bad parameter is a
+ * ParamError carrying its offset in the `<…>` text, which the pipeline parser turns into an
+ * error located in the pipeline string (pipeline-parser.ts): never an internal error, never
+ * silently ignored.
+ *
+ * Parameter syntax (LLVM's): items separated by ';' inside the angle brackets:
+ *   int      `name=N` (a whole number)                       loop-unroll<threshold=200>
+ *   flag     `name` sets it, `no-name` clears it              simplifycfg<no-select>
+ *   choice   `name=value`, and `no-name` when it has an off value   indvars<exit-values=always>
+ * A later item overrides an earlier one.
+ */
+import type { Function } from '../ir/function.js';
+import type { Module } from '../ir/module.js';
+import type { FunctionPass, ModulePass, ModulePassContext, PassContext, PassResult } from './pass.js';
+import type { PassInfo } from './registry.js';
+
+/** A bad pass parameter: `offset` is where the bad item starts in the text between the brackets. */
+export class ParamError extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+    this.name = 'ParamError';
+  }
+}
+
+/** One declared parameter of type T. */
+export interface ParamSpec<T> {
+  /** Its spelling in a pipeline (without `=` or `no-`). */
+  readonly name: string;
+  /** What it does (shown by `ssakit opt --list-passes`). */
+  readonly doc: string;
+  readonly default: T;
+  /** The forms it accepts, for messages: `threshold=N`, `[no-]select`. */
+  readonly syntax: string;
+  /** The value an item sets, or undefined when the item is not this parameter. */
+  read(item: string): T | undefined;
+}
+
+/** The parameter kinds. */
+export const param = {
+  /** `name=N`, a whole number. */
+  int(name: string, dflt: number, doc: string): ParamSpec<number> {
+    const prefix = name + '=';
+    return {
+      name,
+      doc,
+      default: dflt,
+      syntax: `${name}=N`,
+      read: (item) => (item.startsWith(prefix) && /^\d+$/.test(item.slice(prefix.length)) ? Number(item.slice(prefix.length)) : undefined),
+    };
+  },
+  /** `name` (true) or `no-name` (false); `aliases` are other spellings of the same switch. */
+  flag(name: string, dflt: boolean, doc: string, aliases: readonly string[] = []): ParamSpec<boolean> {
+    const names = [name, ...aliases];
+    return {
+      name,
+      doc,
+      default: dflt,
+      syntax: `[no-]${name}`,
+      read: (item) => (names.includes(item) ? true : item.startsWith('no-') && names.includes(item.slice(3)) ? false : undefined),
+    };
+  },
+  /** `name=v` for one of `values`; with `off`, `no-name` means `name=off`. */
+  choice<T extends string>(name: string, values: readonly T[], dflt: T, doc: string, off?: T): ParamSpec<T> {
+    const prefix = name + '=';
+    return {
+      name,
+      doc,
+      default: dflt,
+      syntax: `${off !== undefined ? `no-${name}, ` : ''}${name}=${values.join('|')}`,
+      read(item) {
+        if (off !== undefined && item === `no-${name}`) return off;
+        if (!item.startsWith(prefix)) return undefined;
+        const v = item.slice(prefix.length) as T;
+        return values.includes(v) ? v : undefined;
+      },
+    };
+  },
+};
+
+/** The declared parameters of a pass whose options are P. */
+export type ParamSpecs<P> = { readonly [K in keyof P]: ParamSpec<P[K]> };
+
+/**
+ * Parses the text between a pass's angle brackets against its declared parameters: every
+ * parameter gets its default, then each item sets one. Throws ParamError at the first item
+ * that is no parameter of the pass or has a bad value.
+ */
+export function parseParams<P>(pass: string, specs: ParamSpecs<P> | undefined, text: string): P {
+  const out = {} as P;
+  const keys = specs === undefined ? [] : (Object.keys(specs) as (keyof P)[]);
+  for (const k of keys) out[k] = specs![k].default;
+  let start = 0;
+  for (const raw of text.split(';')) {
+    const item = raw.trim();
+    const at = start + (raw.length - raw.trimStart().length);
+    start += raw.length + 1;
+    if (item === '') continue;
+    let known = false;
+    for (const k of keys) {
+      const v = specs![k].read(item);
+      if (v === undefined) continue;
+      out[k] = v;
+      known = true;
+      break;
+    }
+    if (!known) {
+      const expected = keys.length === 0 ? 'the pass takes none' : `expected ${keys.map((k) => specs![k].syntax).join(', ')}`;
+      throw new ParamError(`${pass}: unknown parameter '${item}' (${expected})`, at);
+    }
+  }
+  return out;
+}
+
+interface PassDefinitionBase<P> {
+  /** The name in pipelines, `--stats` and `--time-passes`. */
+  name: string;
+  /** One line for `ssakit opt --list-passes`. */
+  description: string;
+  /** The parameters, by option name (omit for none). */
+  params?: ParamSpecs<P>;
+}
+
+export interface FunctionPassDefinition<P> extends PassDefinitionBase<P> {
+  module?: false;
+  /** Reads nothing outside the function but the signatures of referenced globals (see FunctionPass.local). */
+  local?: boolean;
+  run(fn: Function, ctx: PassContext, params: P): PassResult;
+}
+
+export interface ModulePassDefinition<P> extends PassDefinitionBase<P> {
+  module: true;
+  run(m: Module, ctx: ModulePassContext, params: P): PassResult;
+}
+
+/** A pass for the registry (passes/index.ts), from its one declaration. */
+export function definePass<P = Record<never, never>>(def: FunctionPassDefinition<P> | ModulePassDefinition<P>): PassInfo {
+  return {
+    name: def.name,
+    description: def.description,
+    params: def.params === undefined ? [] : Object.values<ParamSpec<unknown>>(def.params as Record<string, ParamSpec<unknown>>),
+    create(text: string) {
+      const params = parseParams<P>(def.name, def.params, text);
+      if (def.module === true) {
+        const run = def.run;
+        const pass: ModulePass = { kind: 'module', name: def.name, run: (m, ctx) => run(m, ctx, params) };
+        return pass;
+      }
+      const run = def.run;
+      const go = (fn: Function, ctx: PassContext): PassResult => run(fn, ctx, params);
+      const pass: FunctionPass = def.local === true ? { kind: 'function', name: def.name, local: true, run: go } : { kind: 'function', name: def.name, run: go };
+      return pass;
+    },
+  };
+}
+
+/**
+ * Adds each nonzero count of `counts` to the running pass's statistics (`--stats`) under its
+ * key: `reportStats(ctx, { 'loops rotated': n, 'blocks merged': m })`.
+ */
+export function reportStats(ctx: { stat(counter: string, n?: number): void }, counts: Readonly<Record<string, number>>): void {
+  for (const name in counts) {
+    const n = counts[name];
+    if (n > 0) ctx.stat(name, n);
+  }
+}
