@@ -152,6 +152,18 @@ export function readAttributeArgument(h: AttrHost, w: string, place: AttrPlace):
         lx.next();
       }
     }
+    case 'allocsize': {
+      // in a group (elsewhere the parser checks the indices against the function's parameters)
+      if (place !== 'group') return false;
+      expectParen(h);
+      uint32(h);
+      if (lx.tk() === Tok.Comma) {
+        lx.next();
+        uint32(h);
+      }
+      expectClose(h);
+      return true;
+    }
     case 'uwtable': {
       if (lx.tk() !== Tok.LParen) return true;
       lx.next();

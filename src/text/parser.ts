@@ -767,6 +767,11 @@ class Parser {
       } else this.error(`unexpected ${this.describe()} after global variable`);
       suffix += lx.slice(s, lx.prevEnd).trimEnd();
     }
+    // llvm-as-19 also takes `align N` without a comma after the properties (repeated; the last counts)
+    while (this.isWord('align')) {
+      lx.next();
+      g.align = this.parseAlignment(false);
+    }
     g.attrs = { linkage: isDecl && linkage === 'external' ? 'external' : linkage, prefix, suffix };
     this.definedGlobals.add(g);
     this.m.addGlobal(g);

@@ -57,6 +57,15 @@ export const AGREEMENT_CASES: [string, string][] = [
   ['a boolean string attribute with 1', 'declare void @g() "frame-pointer"="non-leaf" "no-jump-tables"="1"\n'],
   ['good string attributes', 'declare void @g() "warn-stack-size"="12" "frame-pointer"="reserved" "less-precise-fpmad"="false" "use-sample-profile" "no-trapping-math"="maybe"\n'],
   ['warn-stack-size not a number', 'declare void @g() "warn-stack-size"="x"\n'],
+  // a global's `align N` also without a comma, after its properties (repeated; no comma or metadata after it)
+  ['a global align without a comma', '@s = private unnamed_addr constant [2 x i8] c"a\\00" align 1\n'],
+  ['a global align twice without commas', '@s = global i32 0 align 4 align 8\n'],
+  ['a global align after a section', '@s = global i32 0, section "x" align 4\n'],
+  ['a comma after a global align without one', '@s = global i32 0 align 4, align 8\n'],
+  ['metadata after a global align without a comma', '@s = global i32 0 align 4 !foo !0\n!0 = !{}\n'],
+  ['a global align after metadata', '@s = global i32 0, !foo !0 align 4\n!0 = !{}\n'],
+  ['an unterminated allocsize in a group', 'declare ptr @g(i64) #0\nattributes #0 = { nounwind allocsize(0,1 memory(none)) }\n'],
+  ['allocsize in a group', 'declare ptr @g(i64, i64) #0\nattributes #0 = { nounwind allocsize(0,1) memory(none) }\n'],
 ];
 
 describe.runIf(hasLlvm())('ssakit and llvm-as-19 agree on what is valid', () => {
