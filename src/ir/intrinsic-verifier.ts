@@ -3,6 +3,8 @@
  * Function::Create's intrinsic attributes imply), over the signature table in
  * intrinsic-signatures.ts. Kept apart from verifier.ts so that file only calls two hooks.
  */
+import { Constant } from './constants.js';
+import { foldIntConstant } from './constant-int-fold.js';
 import type { Function } from './function.js';
 import type { Instruction } from './instruction.js';
 import { intrinsicSignature, intrinsicTypeProblem } from './intrinsic-signatures.js';
@@ -26,7 +28,8 @@ export function intrinsicCallProblem(i: Instruction, callee: Function, ft: Type,
   }
   for (const k of sig.immarg) {
     const a = i.ops[k + 1]?.value;
-    if (a !== undefined && a.kind !== ValueKind.ConstantInt && a.kind !== ValueKind.ConstantFP) return 'immarg operand has non-immediate parameter';
+    // an integer constant expression is folded by LLVM as it is read: immediate too
+    if (a !== undefined && a.kind !== ValueKind.ConstantInt && a.kind !== ValueKind.ConstantFP && !(a instanceof Constant && foldIntConstant(a) !== null)) return 'immarg operand has non-immediate parameter';
   }
   return null;
 }

@@ -36,8 +36,12 @@ export function abiAlign(t: Type): number {
     case TypeKind.X86_FP80:
     case TypeKind.FP128:
       return 16;
-    case TypeKind.Array:
-      return abiAlign(t.elem!);
+    case TypeKind.Array: {
+      // an array is aligned as its innermost element (a loop: arrays nest 10,000 deep)
+      let e = t.elem!;
+      while (e.kind === TypeKind.Array) e = e.elem!;
+      return abiAlign(e);
+    }
     case TypeKind.Vector: {
       const s = storeSize(t);
       let a = 1;
@@ -99,6 +103,7 @@ export function allocSize(t: Type): number {
       // aggregates recurse through their members: computed once per (interned) type
       let r = allocSizes.get(t);
       if (r === undefined) {
+        if (t.kind === TypeKind.Array || t.kind === TypeKind.Struct) warmNested(t);
         const s = storeSize(t);
         const a = abiAlign(t);
         allocSizes.set(t, (r = Math.ceil(s / a) * a));
@@ -108,9 +113,29 @@ export function allocSize(t: Type): number {
   }
 }
 
+/**
+ * Computes (and caches) the sizes of `t`'s nested aggregates innermost first, with an
+ * explicit stack: then the size of each level reads its parts' from the cache, and the
+ * recursion of allocSize/structLayout stays one level deep however deep the type nests.
+ */
+function warmNested(t: Type): void {
+  const stack: { x: Type; expanded: boolean }[] = [{ x: t, expanded: false }];
+  while (stack.length > 0) {
+    const top = stack.pop()!;
+    const x = top.x;
+    if (allocSizes.has(x)) continue;
+    if (!top.expanded) {
+      stack.push({ x, expanded: true });
+      const parts = x.kind === TypeKind.Array ? [x.elem!] : x.members;
+      for (const p of parts) if ((p.kind === TypeKind.Array || p.kind === TypeKind.Struct) && !allocSizes.has(p)) stack.push({ x: p, expanded: false });
+    } else if (x !== t) allocSize(x);
+  }
+}
+
 export function structLayout(t: Type): StructLayout {
   let l = structLayouts.get(t);
   if (l !== undefined) return l;
+  warmNested(t);
   const offsets: number[] = [];
   let off = 0;
   let align = 1;

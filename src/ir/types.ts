@@ -88,6 +88,33 @@ export class Type {
 
   toString(): string {
     if (this.str !== null) return this.str;
+    if (this.name !== null && this.kind === TypeKind.Struct) return '%' + quoteIdentifier(this.name);
+    // the nested types first, bottom-up with an explicit stack (types nest 10,000 deep), so
+    // each spelling below only reads its parts' cached ones
+    const stack: Type[] = [this];
+    while (stack.length > 0) {
+      const t = stack[stack.length - 1];
+      if (t.str !== null) {
+        stack.pop();
+        continue;
+      }
+      let ready = true;
+      const parts = t.elem !== null ? [t.elem, ...t.members] : t.members;
+      for (const p of parts) {
+        if (p.str === null && !(p.name !== null && p.kind === TypeKind.Struct)) {
+          stack.push(p);
+          ready = false;
+        }
+      }
+      if (!ready) continue;
+      stack.pop();
+      t.str = t.spell();
+    }
+    return this.str!;
+  }
+
+  /** This type's spelling, its parts' already known. */
+  private spell(): string {
     let s: string;
     switch (this.kind) {
       case TypeKind.Void: s = 'void'; break;
@@ -105,7 +132,6 @@ export class Type {
       case TypeKind.Array: s = `[${this.count} x ${this.elem!.toString()}]`; break;
       case TypeKind.Vector: s = `<${this.count} x ${this.elem!.toString()}>`; break;
       case TypeKind.Struct:
-        if (this.name !== null) return '%' + quoteIdentifier(this.name);
         s = structBody(this);
         break;
       case TypeKind.Function: {
@@ -115,7 +141,6 @@ export class Type {
         break;
       }
     }
-    this.str = s;
     return s;
   }
 }

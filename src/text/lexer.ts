@@ -99,6 +99,25 @@ function isIdChar(c: number): boolean {
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
+
+/**
+ * A value, label, attribute-group or metadata number as LLLexer reads it: `unsigned(atoull(...))`.
+ * atoull gives 0 when a digit makes its 64-bit result smaller, and the number is then cut to
+ * 32 bits; LLLexer's "invalid value number (too large)" only matters if the parse fails later,
+ * so llvm-as-19 reads `%4294967296` as `%0`. ssakit reads it the same way, so both accept the
+ * same files (and a message never shows a rounded float).
+ */
+function idNumber(src: string, p: number, q: number): number {
+  if (q - p <= 9) return parseInt(src.slice(p, q), 10);
+  const m64 = (1n << 64n) - 1n;
+  let r = 0n;
+  for (let k = p; k < q; k++) {
+    const old = r;
+    r = (r * 10n + BigInt(src.charCodeAt(k) - 48)) & m64;
+    if (r < old) return 0;
+  }
+  return Number(r & 0xffffffffn);
+}
 function hexVal(c: number): number {
   if (c >= 48 && c <= 57) return c - 48;
   if (c >= 65 && c <= 70) return c - 55;
@@ -225,7 +244,7 @@ export class Lexer {
     const src = this.src;
     let p = this.pos;
     let c = src.charCodeAt(p);
-    while (c === 32 || c === 9) c = src.charCodeAt(++p);
+    while (c === 32 || c === 9 || c === 0) c = src.charCodeAt(++p);
     return c === 10 || c === 13 || c === 59 ? -1 : p;
   }
 
@@ -274,7 +293,8 @@ export class Lexer {
         p++;
         this.line++;
         this.lineStart = p;
-      } else if (c === 32 || c === 9 || c === 13) {
+      } else if (c === 32 || c === 9 || c === 13 || c === 0) {
+        // LLLexer takes an embedded NUL for a blank too
         p++;
       } else if (c === 59) {
         // ';' comment to end of line
@@ -300,9 +320,10 @@ export class Lexer {
         const d = src.charCodeAt(p + 1);
         if (isDigit(d)) {
           let q = p + 1;
-          let v = 0;
-          while (q < n && isDigit(src.charCodeAt(q))) v = v * 10 + src.charCodeAt(q++) - 48;
-          this.num = v;
+          while (q < n && isDigit(src.charCodeAt(q))) q++;
+          // LLParser reads `!N` with parseUInt32: no wrapping, an error
+          if (q - p > 10 && BigInt(src.slice(p + 1, q)) > 0xffffffffn) this.lexError(p + 1, 'expected 32-bit integer (too large)');
+          this.num = idNumber(src, p + 1, q);
           this.pos = q;
           return (this.tok = Tok.MetadataID);
         }
@@ -328,7 +349,7 @@ export class Lexer {
         }
         while (q < n && isDigit(src.charCodeAt(q))) q++;
         if (q === p + 1) this.lexError(p, "expected attribute group number after '#'");
-        this.num = parseInt(src.slice(p + 1, q), 10);
+        this.num = idNumber(src, p + 1, q);
         this.pos = q;
         return (this.tok = Tok.AttrGrpID);
       }
@@ -376,7 +397,7 @@ export class Lexer {
         for (let k = p; k < q; k++) if (!isDigit(src.charCodeAt(k))) { allDigits = false; break; }
         this.pos = q + 1;
         if (allDigits) {
-          this.num = parseInt(src.slice(p, q), 10);
+          this.num = idNumber(src, p, q);
           return (this.tok = Tok.LabelID);
         }
         this.text = src.slice(p, q);
@@ -419,13 +440,11 @@ export class Lexer {
     }
     if (isDigit(d)) {
       let q = p + 1;
-      let v = 0;
-      while (q < n && isDigit(src.charCodeAt(q))) v = v * 10 + src.charCodeAt(q++) - 48;
-      if (!isIdChar(src.charCodeAt(q))) {
-        this.num = v;
-        this.pos = q;
-        return (this.tok = numbered);
-      }
+      while (q < n && isDigit(src.charCodeAt(q))) q++;
+      // as LLLexer: a name never starts with a digit, so `%12x` is `%12` and then `x`
+      this.num = idNumber(src, p + 1, q);
+      this.pos = q;
+      return (this.tok = numbered);
     }
     let q = p + 1;
     let h = 0;

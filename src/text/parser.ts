@@ -70,6 +70,8 @@ import { Argument, Value, ValueKind } from '../ir/value.js';
 import { INTERN_SLOTS, Lexer, Tok, TOK_NAMES } from './lexer.js';
 import { parseFloatLiteral } from './float-format.js';
 import { dataLayoutProblem } from './datalayout.js';
+import { foldIntConstant } from '../ir/constant-int-fold.js';
+import { attributePlaceProblem, attributeTypeProblem, isAttributeWord, readAttributeArgument, stringFnAttributeProblem, type AttrHost } from './attributes.js';
 
 export interface ParseOptions {
   /**
@@ -109,15 +111,6 @@ const GLOBAL_PREFIX_WORDS = new Set([
   'x86_regcallcc', 'intel_ocl_bicc', 'preserve_nonecc',
 ]);
 
-/** Parameter/return attributes: a word, maybe followed by `(…)` or (for `align`) an integer. */
-const PARAM_ATTRS = new Set([
-  'zeroext', 'signext', 'inreg', 'byval', 'byref', 'preallocated', 'inalloca', 'sret', 'elementtype', 'align',
-  'noalias', 'nocapture', 'nofree', 'nest', 'returned', 'nonnull', 'dereferenceable', 'dereferenceable_or_null',
-  'swiftself', 'swiftasync', 'swifterror', 'immarg', 'noundef', 'nofpclass', 'alignstack', 'allocalign',
-  'allocptr', 'readnone', 'readonly', 'writeonly', 'writable', 'dead_on_unwind', 'range', 'initializes',
-  'captures', 'noext', 'dead_on_return',
-]);
-
 const FAST_MATH: Record<string, number> = {
   nnan: Flag.NNaN, ninf: Flag.NInf, nsz: Flag.NSZ, arcp: Flag.ARcp, contract: Flag.Contract, afn: Flag.AFn,
   reassoc: Flag.Reassoc, fast: Flag.NNaN | Flag.NInf | Flag.NSZ | Flag.ARcp | Flag.Contract | Flag.AFn | Flag.Reassoc,
@@ -138,6 +131,19 @@ const GLOBAL_PROPERTIES = new Set([
 ]);
 
 const TOP_LEVEL_WORDS = new Set(['define', 'declare', 'attributes', 'source_filename', 'target', 'module', 'uselistorder', 'uselistorder_bb']);
+
+/** An open bracket of a type being read (Parser.parseType): what closes it, and what it holds so far. */
+interface TypeFrame {
+  kind: TypeKind;
+  count: number;
+  packed: boolean;
+  /** Struct members or function parameters read so far. */
+  items: Type[] | null;
+  /** A function type's return type. */
+  ret: Type | null;
+  loc: number;
+  allow: boolean;
+}
 
 /** A source offset; turned into line:column only when an error is reported. */
 type Loc = number;
@@ -333,6 +339,9 @@ class Parser {
 
   // ---- module -----------------------------------------------------------------------
 
+  /** Where the last `target datalayout` string was (-1: none); validated at the end. */
+  private dataLayoutLoc: Loc = -1;
+
   parseModule(): Module {
     this.m.source = { file: this.file, text: this.text };
     this.prescan();
@@ -362,6 +371,14 @@ class Parser {
           if (lx.tk() === Tok.Word || lx.text.startsWith('$')) this.parseTopLevelWord();
           else this.error(`expected a top-level entity, found ${this.describe()}`);
       }
+    }
+    for (const id of this.groupRefs) {
+      const p = this.groupProblems.get(id);
+      if (p !== undefined) this.error(p.msg, p.loc);
+    }
+    if (this.dataLayoutLoc >= 0) {
+      const problem = dataLayoutProblem(this.m.dataLayout ?? "");
+      if (problem !== null) this.error(problem, this.dataLayoutLoc);
     }
     for (const [g, loc] of this.globalForwardLoc) {
       if (!this.definedGlobals.has(g)) this.error(`use of undefined value '@${g.name}'`, loc);
@@ -459,8 +476,9 @@ class Parser {
         this.expect(Tok.Equal);
         if (lx.tk() !== Tok.String) this.error('expected string');
         if (which === 'datalayout') {
-          const problem = dataLayoutProblem(lx.text);
-          if (problem !== null) this.error(problem);
+          // LLVM 19 reads the string now and the layout once the module is read: the last one
+          // counts, and only it must be valid
+          this.dataLayoutLoc = lx.loc();
           this.m.dataLayout = lx.text;
         }
         else this.m.triple = lx.text;
@@ -489,24 +507,39 @@ class Parser {
         for (;;) {
           const t = lx.tk();
           if (t === Tok.RBrace) break;
-          if (t === Tok.Word && (isFunctionSuffixWord(lx.text) || PARAM_ATTRS.has(lx.text))) {
+          if (t === Tok.Word && (isFunctionSuffixWord(lx.text) || isAttributeWord(lx.text))) {
             const w = lx.text;
+            const wloc = lx.loc();
+            // a group holds function attributes only (LLParser::parseFnAttributeValuePairs)
+            const problem = attributePlaceProblem(w, 'group');
+            if (problem !== null) this.error(problem, wloc);
             lx.next();
             if (w === 'allockind') this.parseAllocKind();
-            else if (lx.tk() === Tok.LParen) this.skipParens();
-            else if (lx.tk() === Tok.Equal && (w === 'alignstack' || w === 'align')) {
-              lx.next();
+            else if (w === 'align') {
+              this.expect(Tok.Equal, "'='");
               this.parseUInt();
-            } else if (w === 'align') this.parseAlignment(true);
+            } else if (readAttributeArgument(this.attrHost, w, 'group')) {
+              /* read */
+            } else if (lx.tk() === Tok.LParen) {
+              if (w !== 'allocsize') this.error('unterminated attribute group');
+              this.skipParens();
+            }
             continue;
           }
           if (t === Tok.String) {
+            const key = lx.text;
+            const kloc = lx.loc();
+            let value: string | null = null;
             lx.next();
             if (lx.tk() === Tok.Equal) {
               lx.next();
               if (lx.tk() !== Tok.String) this.error('expected string');
+              value = lx.text;
               lx.next();
             }
+            // the verifier checks it on the functions and calls that use the group
+            const problem = stringFnAttributeProblem(key, value);
+            if (problem !== null && !this.groupProblems.has(id)) this.groupProblems.set(id, { msg: problem, loc: kloc });
             continue;
           }
           this.error('unterminated attribute group');
@@ -662,8 +695,9 @@ class Parser {
   private defineGlobal(key: string, loc: Loc): Function | GlobalVariable | GlobalAlias | undefined {
     if (key.startsWith('#')) {
       const n = Number(key.slice(1));
-      if (n !== this.nextGlobalNumber) this.error(`variable expected to be numbered '@${this.nextGlobalNumber}'`, loc);
-      this.nextGlobalNumber++;
+      // LLVM 19 lets numbers skip ahead (never back): the next unnamed one follows this one
+      if (n < this.nextGlobalNumber) this.error(`global expected to be numbered '@${this.nextGlobalNumber}' or greater`, loc);
+      this.nextGlobalNumber = n + 1;
       const g = this.globalsByNumber[n];
       return g;
     }
@@ -759,6 +793,11 @@ class Parser {
       } else this.error(`unexpected ${this.describe()} after global variable`);
       suffix += lx.slice(s, lx.prevEnd).trimEnd();
     }
+    // llvm-as-19 also takes `align N` without a comma after the properties (repeated; the last counts)
+    while (this.isWord('align')) {
+      lx.next();
+      g.align = this.parseAlignment(false);
+    }
     g.attrs = { linkage: isDecl && linkage === 'external' ? 'external' : linkage, prefix, suffix };
     this.definedGlobals.add(g);
     this.m.addGlobal(g);
@@ -798,75 +837,141 @@ class Parser {
     return op;
   }
 
+  /**
+   * A type. Iterative, with an explicit stack of the open brackets (`[N x`, `<N x`, `{`,
+   * `<{`, a function type's `(`), so types nested thousands deep (llvm-as-19 reads 10,000)
+   * cannot overflow the JS stack.
+   */
   parseType(allowVoid = true): Type {
     const lx = this.lx;
-    const loc = lx.loc();
-    let t: Type;
-    switch (lx.tk()) {
-      case Tok.Word: {
-        const w = lx.text;
-        t = this.simpleType(w, loc);
-        lx.next();
-        if (t.kind === TypeKind.Ptr && this.isWord('addrspace')) {
+    const stack: TypeFrame[] = [];
+    let allow = allowVoid;
+    let loc = lx.loc();
+    for (;;) {
+      // the head of a type: a word, a name, or an opening bracket (which pushes a frame)
+      loc = lx.loc();
+      let t: Type | null = null;
+      switch (lx.tk()) {
+        case Tok.Word: {
+          t = this.simpleType(lx.text, loc);
           lx.next();
-          this.expect(Tok.LParen);
-          t = ptrType(this.parseUInt('address space'));
-          this.expect(Tok.RParen);
-        }
-        break;
-      }
-      case Tok.LSquare: {
-        lx.next();
-        const n = this.parseUInt('array length');
-        this.expectWord('x');
-        const e = this.parseType(false);
-        this.expect(Tok.RSquare);
-        t = arrayType(e, n);
-        break;
-      }
-      case Tok.Less: {
-        lx.next();
-        if (lx.tk() === Tok.LBrace) {
-          t = this.parseStructBody(true);
-          this.expect(Tok.Greater);
+          if (t.kind === TypeKind.Ptr && this.isWord('addrspace')) {
+            lx.next();
+            this.expect(Tok.LParen);
+            t = ptrType(this.parseUInt('address space'));
+            this.expect(Tok.RParen);
+          }
           break;
         }
-        if (this.eatWord('vscale')) this.error('scalable vectors are not supported', loc);
-        const n = this.parseUInt('vector length');
-        this.expectWord('x');
-        const e = this.parseType(false);
-        this.expect(Tok.Greater);
-        t = vectorType(e, n);
-        break;
+        case Tok.LSquare: {
+          lx.next();
+          const n = this.parseUInt('array length');
+          this.expectWord('x');
+          stack.push({ kind: TypeKind.Array, count: n, packed: false, items: null, ret: null, loc, allow });
+          break;
+        }
+        case Tok.Less: {
+          lx.next();
+          if (lx.tk() === Tok.LBrace) {
+            lx.next();
+            if (lx.tk() === Tok.RBrace) {
+              lx.next();
+              this.expect(Tok.Greater);
+              t = structType([], true);
+            } else stack.push({ kind: TypeKind.Struct, count: 0, packed: true, items: [], ret: null, loc, allow });
+            break;
+          }
+          if (this.eatWord('vscale')) this.error('scalable vectors are not supported', loc);
+          const n = this.parseUInt('vector length');
+          this.expectWord('x');
+          stack.push({ kind: TypeKind.Vector, count: n, packed: false, items: null, ret: null, loc, allow });
+          break;
+        }
+        case Tok.LBrace:
+          lx.next();
+          if (lx.tk() === Tok.RBrace) {
+            lx.next();
+            t = structType([], false);
+          } else stack.push({ kind: TypeKind.Struct, count: 0, packed: false, items: [], ret: null, loc, allow });
+          break;
+        case Tok.LocalVar:
+          t = this.m.getOrCreateStruct(lx.text);
+          lx.next();
+          break;
+        default:
+          this.error(`expected type, found ${this.describe()}`, loc);
       }
-      case Tok.LBrace:
-        t = this.parseStructBody(false);
-        break;
-      case Tok.LocalVar:
-        t = this.m.getOrCreateStruct(lx.text);
-        lx.next();
-        break;
-      default:
-        this.error(`expected type, found ${this.describe()}`, loc);
+      if (t === null) {
+        allow = false; // an element, member or parameter is never void
+        continue;
+      }
+      // a complete type: its suffixes, then the frames it completes
+      for (;;) {
+        let opened = false;
+        // legacy suffixes: `*` pointers and `(params)` function types
+        for (;;) {
+          if (lx.tk() === Tok.Star) {
+            lx.next();
+            t = ptrType(0);
+          } else if (this.isWord('addrspace') && t.kind !== TypeKind.Ptr) {
+            lx.next();
+            this.expect(Tok.LParen);
+            const as = this.parseUInt();
+            this.expect(Tok.RParen);
+            this.expect(Tok.Star);
+            t = ptrType(as);
+          } else if (lx.tk() === Tok.LParen) {
+            lx.next();
+            if (lx.tk() === Tok.RParen) {
+              lx.next();
+              t = functionType(t, [], false);
+            } else if (lx.tk() === Tok.DotDotDot) {
+              lx.next();
+              this.expect(Tok.RParen);
+              t = functionType(t, [], true);
+            } else {
+              stack.push({ kind: TypeKind.Function, count: 0, packed: false, items: [], ret: t, loc, allow });
+              opened = true;
+              break;
+            }
+          } else break;
+        }
+        if (opened) break;
+        if (!allow && t === voidType) this.error('void is not a valid element type here', loc);
+        const f = stack.pop();
+        if (f === undefined) return t;
+        if (f.kind === TypeKind.Array || f.kind === TypeKind.Vector) {
+          this.expect(f.kind === TypeKind.Array ? Tok.RSquare : Tok.Greater);
+          t = f.kind === TypeKind.Array ? arrayType(t, f.count) : vectorType(t, f.count);
+        } else if (f.kind === TypeKind.Struct) {
+          f.items!.push(t);
+          if (this.eat(Tok.Comma)) {
+            stack.push(f);
+            break;
+          }
+          this.expect(Tok.RBrace);
+          if (f.packed) this.expect(Tok.Greater);
+          t = structType(f.items!, f.packed);
+        } else {
+          f.items!.push(t);
+          this.skipParamAttrs('param', t);
+          let vararg = false;
+          if (this.eat(Tok.Comma)) {
+            if (lx.tk() !== Tok.DotDotDot) {
+              stack.push(f);
+              break;
+            }
+            lx.next();
+            vararg = true;
+          }
+          this.expect(Tok.RParen);
+          t = functionType(f.ret!, f.items!, vararg);
+        }
+        loc = f.loc;
+        allow = f.allow;
+      }
+      allow = false;
     }
-    // legacy suffixes: `*` pointers and `(params)` function types
-    for (;;) {
-      if (lx.tk() === Tok.Star) {
-        lx.next();
-        t = ptrType(0);
-      } else if (this.isWord('addrspace') && t.kind !== TypeKind.Ptr) {
-        lx.next();
-        this.expect(Tok.LParen);
-        const as = this.parseUInt();
-        this.expect(Tok.RParen);
-        this.expect(Tok.Star);
-        t = ptrType(as);
-      } else if (lx.tk() === Tok.LParen) {
-        t = this.parseFunctionTypeParams(t);
-      } else break;
-    }
-    if (!allowVoid && t === voidType) this.error('void is not a valid element type here', loc);
-    return t;
   }
 
   private simpleType(w: string, loc: Loc): Type {
@@ -907,51 +1012,29 @@ class Parser {
     this.error(`expected type, found '${w}'`, loc);
   }
 
-  private parseStructBody(packed: boolean): Type {
-    this.expect(Tok.LBrace);
-    const members: Type[] = [];
-    if (this.lx.tk() !== Tok.RBrace) {
-      do members.push(this.parseType(false));
-      while (this.eat(Tok.Comma));
-    }
-    this.expect(Tok.RBrace);
-    return structType(members, packed);
-  }
-
-  /** `ret (T1, T2, ...)` — the `(` is the current token. */
-  private parseFunctionTypeParams(ret: Type): Type {
-    const lx = this.lx;
-    this.expect(Tok.LParen);
-    const params: Type[] = [];
-    let vararg = false;
-    if (lx.tk() !== Tok.RParen) {
-      do {
-        if (lx.tk() === Tok.DotDotDot) {
-          lx.next();
-          vararg = true;
-          break;
-        }
-        params.push(this.parseType(false));
-        this.skipParamAttrs();
-      } while (this.eat(Tok.Comma));
-    }
-    this.expect(Tok.RParen);
-    return functionType(ret, params, vararg);
-  }
-
-  /** Skips parameter attributes, returning their text. */
-  private skipParamAttrs(): string {
+  /**
+   * Reads parameter (or return) attributes as LLParser does, returning their text: each word
+   * must be allowed in that place (src/text/attributes.ts) and its argument well formed; with
+   * `type`, the verifier's type rules are checked too (for a return value, the caller checks
+   * `lastAttrWords` once it has read the type).
+   */
+  private skipParamAttrs(place: 'param' | 'ret' = 'param', type: Type | null = null): string {
     const lx = this.lx;
     const start = lx.start;
     let any = false;
+    const words: { w: string; start: number; loc: Loc }[] = [];
     for (;;) {
-      if (lx.tk() === Tok.Word && PARAM_ATTRS.has(lx.text)) {
+      if (lx.tk() === Tok.Word && isAttributeWord(lx.text)) {
         const w = lx.text;
+        const wloc = lx.loc();
+        const problem = attributePlaceProblem(w, place);
+        if (problem !== null) this.error(problem, wloc);
         lx.next();
         any = true;
         if (w === 'align') this.parseAlignment(true);
         else if (w === 'range') this.parseRangeAttr();
-        else if (lx.tk() === Tok.LParen) this.skipParens();
+        else if (!readAttributeArgument(this.attrHost, w, place) && lx.tk() === Tok.LParen) this.error("expected ',' or ')'");
+        words.push({ w, start: wloc, loc: wloc });
         continue;
       }
       if (lx.tk() === Tok.String) {
@@ -966,8 +1049,51 @@ class Parser {
       }
       break;
     }
+    this.lastAttrWords = words.map((x, k) => ({ w: x.w, loc: x.loc, text: lx.slice(x.start, k + 1 < words.length ? words[k + 1].start : lx.prevEnd).trim() }));
+    if (type !== null) this.checkAttrTypes(type);
     return any ? lx.slice(start, lx.prevEnd).trim() : '';
   }
+
+  /** The attributes the last skipParamAttrs read: word, place and text (for the type rules). */
+  private lastAttrWords: { w: string; loc: Loc; text: string }[] = [];
+
+  /** The verifier's type rules for the attributes just read, on a value of type `t`. */
+  private checkAttrTypes(t: Type): void {
+    for (const a of this.lastAttrWords) {
+      const problem = attributeTypeProblem(a.w, a.text.replace(/\s+"[^"]*"(=".*)?$/, ''), t);
+      if (problem !== null) this.error(problem, a.loc);
+    }
+  }
+
+  /** A group's first string attribute the verifier rejects ("frame-pointer"="x"), by group id. */
+  private groupProblems = new Map<number, { msg: string; loc: Loc }>();
+  /** The groups functions and calls refer to (checked once every group is read). */
+  private groupRefs: number[] = [];
+
+  /** A `"key"="value"` function attribute, checked by the verifier's rules for function string attributes. */
+  private stringFnAttribute(): void {
+    const lx = this.lx;
+    const key = lx.text;
+    const loc = lx.loc();
+    let value: string | null = null;
+    lx.next();
+    if (lx.tk() === Tok.Equal) {
+      lx.next();
+      if (lx.tk() === Tok.String) value = lx.text;
+      lx.next();
+    }
+    const problem = stringFnAttributeProblem(key, value);
+    if (problem !== null) this.error(problem, loc);
+  }
+
+  /** What src/text/attributes.ts needs of this parser. */
+  private readonly attrHost: AttrHost = ((p: Parser): AttrHost => ({
+    get lx(): Lexer {
+      return p.lx;
+    },
+    parseType: (allowVoid?: boolean) => p.parseType(allowVoid),
+    fail: (msg: string, loc?: Loc) => p.error(msg, loc),
+  }))(this);
 
   // ---- constants ------------------------------------------------------------------------
 
@@ -1406,6 +1532,7 @@ class Parser {
     let prefixStart = lx.start;
     let retAttrs = '';
     const fnMd: MDAttachment[] = [];
+    const retWords: { w: string; loc: Loc; text: string }[] = [];
     for (;;) {
       if (lx.tk() === Tok.Word && GLOBAL_PREFIX_WORDS.has(lx.text)) {
         lx.next();
@@ -1422,9 +1549,10 @@ class Parser {
         if (prefixStart === -1) prefixStart = lx.start;
         continue;
       }
-      if (lx.tk() === Tok.Word && PARAM_ATTRS.has(lx.text)) {
+      if (lx.tk() === Tok.Word && isAttributeWord(lx.text)) {
         const s = lx.start;
-        const a = this.skipParamAttrs();
+        const a = this.skipParamAttrs('ret');
+        retWords.push(...this.lastAttrWords);
         if (a === '' && lx.start === s) break;
         retAttrs += (retAttrs ? ' ' : '') + a;
         continue;
@@ -1434,6 +1562,8 @@ class Parser {
     let prefix = lx.slice(prefixStart, lx.prevEnd).trim();
     if (retAttrs !== '') prefix = stripWords(prefix, retAttrs);
     const ret = this.parseType();
+    this.lastAttrWords = retWords;
+    this.checkAttrTypes(ret);
     if (lx.tk() !== Tok.GlobalVar && lx.tk() !== Tok.GlobalID) this.error(`expected function name, found ${this.describe()}`);
     const key = this.globalKey();
     const nameLoc = lx.loc();
@@ -1455,7 +1585,7 @@ class Parser {
         }
         const t = this.parseType(false);
         params.push(t);
-        argAttrs.push(this.skipParamAttrs());
+        argAttrs.push(this.skipParamAttrs('param', t));
         argLocs.push(lx.loc());
         if (lx.tk() === Tok.LocalVar) {
           argNames.push(lx.text);
@@ -1480,6 +1610,7 @@ class Parser {
       // LLParser: a definition's attachments come last, just before its body
       if (suffixEnd >= 0 && lx.tk() !== Tok.MetadataVar && lx.tk() !== Tok.LBrace) this.error("expected '{' in function body");
       if (lx.tk() === Tok.AttrGrpID) {
+        this.groupRefs.push(lx.num);
         lx.next();
         continue;
       }
@@ -1491,12 +1622,21 @@ class Parser {
           continue;
         }
         const wloc = lx.loc();
-        if (!isFunctionSuffixWord(w)) this.error("expected '{' in function body", wloc);
+        if (isAttributeWord(w)) {
+          const problem = attributePlaceProblem(w, 'fn');
+          if (problem !== null) this.error(problem, wloc);
+        } else if (!isFunctionSuffixWord(w)) this.error("expected '{' in function body", wloc);
         lx.next();
         if (w === 'align') this.parseAlignment(false);
         else if (w === 'allocsize') this.parseAllocSize(fnType, wloc);
         else if (w === 'allockind') this.parseAllocKind();
-        else if (lx.tk() === Tok.LParen) this.skipParens();
+        else if (readAttributeArgument(this.attrHost, w, 'fn')) {
+          /* read */
+        } else if (lx.tk() === Tok.LParen) {
+          // an attribute of no argument followed by `(`: LLParser stops at the attribute list's end
+          if (isAttributeWord(w)) this.error(isDefine ? "expected '{' in function body" : 'expected top-level entity');
+          this.skipParens();
+        }
         else if (lx.tk() === Tok.Int && (w === 'alignstack' || w === 'addrspace')) lx.next();
         else if (lx.tk() === Tok.String && (w === 'section' || w === 'gc' || w === 'partition')) lx.next();
         else if (lx.tk() === Tok.Equal) {
@@ -1506,11 +1646,7 @@ class Parser {
         continue;
       }
       if (lx.tk() === Tok.String) {
-        lx.next();
-        if (lx.tk() === Tok.Equal) {
-          lx.next();
-          lx.next();
-        }
+        this.stringFnAttribute();
         continue;
       }
       if (lx.tk() === Tok.MetadataVar && isDefine) {
@@ -1571,7 +1707,8 @@ class Parser {
         fs.named.set(a.name, a);
       } else {
         const n = argNumbers[i];
-        if (n !== null && n !== fs.nextNumber) this.error(`argument expected to be numbered '%${fs.nextNumber}'`, argLocs[i]);
+        if (n !== null && n < fs.nextNumber) this.error(`argument expected to be numbered '%${fs.nextNumber}' or greater`, argLocs[i]);
+        if (n !== null) fs.nextNumber = n;
         fs.numbered[fs.nextNumber++] = a;
       }
     }
@@ -1608,9 +1745,9 @@ class Parser {
     } else if (lx.tk() === Tok.LabelID) {
       const n = lx.num;
       lx.next();
-      if (n !== fs.nextNumber) this.error(`label expected to be numbered '${fs.nextNumber}'`, loc);
+      if (n < fs.nextNumber) this.error(`label expected to be numbered '${fs.nextNumber}' or greater`, loc);
       bb = this.blockByNumber(fs, n, loc);
-      fs.nextNumber++;
+      fs.nextNumber = n + 1;
     } else {
       const n = fs.nextNumber++;
       bb = this.blockByNumber(fs, n, loc);
@@ -1796,9 +1933,9 @@ class Parser {
       }
       fs.named.set(resultName, inst);
     } else {
-      const n = fs.nextNumber;
-      if (resultNumber >= 0 && resultNumber !== n) this.error(`instruction expected to be numbered '%${n}'`, resultLoc);
-      fs.nextNumber++;
+      if (resultNumber >= 0 && resultNumber < fs.nextNumber) this.error(`instruction expected to be numbered '%${fs.nextNumber}' or greater`, resultLoc);
+      const n = resultNumber >= 0 ? resultNumber : fs.nextNumber;
+      fs.nextNumber = n + 1;
       const prev = fs.numbered[n];
       if (prev !== undefined) {
         if (!fs.forward.has(prev)) this.error(`multiple definition of local value '%${n}'`, resultLoc);
@@ -1869,8 +2006,9 @@ class Parser {
           const cloc = lx.loc();
           const t = this.parseType();
           if (t !== ct) this.error(`case value has type '${t}', expected '${ct}'`, cloc);
-          const v = this.parseValueOrConstant(t, false);
-          if (v.kind !== ValueKind.ConstantInt) this.error('case value is not a constant integer', cloc);
+          // LLVM folds `add (i32 1, i32 1)` to a ConstantInt as it reads it
+          const v = constantIntOf(this.parseValueOrConstant(t, false));
+          if (v === null) this.error('case value is not a constant integer', cloc);
           const cv = (v as ConstantInt).value;
           if (seen.has(cv)) this.error('duplicate case value in switch', cloc);
           seen.add(cv);
@@ -2132,18 +2270,29 @@ class Parser {
     let count: Value = ConstantInt.get(i32, 1);
     let align = 0;
     let extra: string | null = null;
+    // LLParser::parseAlloc's order: [, count] [, align N] [, addrspace(N)]... [, !md]
+    // (stage 0: nothing yet, 1: after the count, 2: after align, 3: after an addrspace with no align)
+    let stage = 0;
     while (lx.tk() === Tok.Comma) {
       if (lx.nextIsMetadataName()) break; // a metadata attachment: the statement parser takes it
       lx.next();
-      if (this.isWord('align')) {
+      if (stage === 3) this.error('expected metadata after comma');
+      if (this.isWord('align') && stage < 2) {
         lx.next();
         align = this.parseAlignment(false);
+        stage = 2;
       } else if (this.isWord('addrspace')) {
         const s = lx.start;
         lx.next();
         this.skipParens();
         extra = lx.slice(s, lx.prevEnd);
-      } else count = this.parseTypeAndValue();
+        if (stage !== 2) stage = 3;
+      } else if (stage === 2) this.error("expected metadata or 'addrspace'");
+      else if (stage === 1) this.error('expected metadata after comma');
+      else {
+        count = this.parseTypeAndValue();
+        stage = 1;
+      }
     }
     const i = new Instruction(Opcode.Alloca, ptrType(0), [count]);
     i.auxType = t;
@@ -2236,14 +2385,17 @@ class Parser {
         /* old-style marker */
       }
       const iloc = lx.loc();
-      const idx = this.parseTypeAndValue();
+      let idx = this.parseTypeAndValue();
       if (idx.type.scalarType().kind !== TypeKind.Int) this.error('getelementptr index must be an integer', iloc);
       if (!first) {
         if (t === null) this.error('too many getelementptr indices', iloc);
         let k: number | null = null;
         if (t.kind === TypeKind.Struct) {
-          if (idx.kind !== ValueKind.ConstantInt) this.error('struct index must be a constant', iloc);
-          k = Number((idx as ConstantInt).value);
+          // a constant expression LLVM folds to an integer as it reads it is one
+          const folded = constantIntOf(idx);
+          if (folded === null) this.error('struct index must be a constant', iloc);
+          idx = folded;
+          k = Number(folded.value);
           if (k < 0 || k >= t.members.length) this.error(`struct index ${k} out of range for '${t}'`, iloc);
         }
         t = gepStepType(t, k) ?? this.error(`cannot index into '${t}'`, iloc);
@@ -2269,7 +2421,8 @@ class Parser {
       if (lx.tk() === Tok.Int) lx.next();
       cconv = lx.slice(s, lx.prevEnd).trim();
     }
-    const retAttrs = this.skipParamAttrs();
+    const retAttrs = this.skipParamAttrs('ret');
+    const retWords = this.lastAttrWords;
     if (this.isWord('addrspace')) {
       lx.next();
       this.skipParens();
@@ -2295,7 +2448,7 @@ class Parser {
           break;
         }
         const at = this.parseType(false);
-        const attrs = this.skipParamAttrs();
+        const attrs = this.skipParamAttrs('param', at);
         argAttrs.push(attrs);
         args.push(at === metadataType ? this.parseMetadataArg() : this.parseValue(at));
       } while (this.eat(Tok.Comma));
@@ -2308,12 +2461,15 @@ class Parser {
     }
     t = fnType.returnType;
     void tloc;
+    this.lastAttrWords = retWords;
+    this.checkAttrTypes(t);
     // function attributes and operand bundles, on the line of the closing parenthesis
     const fnStart = lx.start;
     const callLine = lx.tokLine;
     for (;;) {
       if (lx.tokLine !== callLine) break;
       if (lx.tk() === Tok.AttrGrpID) {
+        this.groupRefs.push(lx.num);
         lx.next();
         continue;
       }
@@ -2324,15 +2480,16 @@ class Parser {
         const wloc = lx.loc();
         lx.next();
         if (w === 'allocsize') this.parseAllocSize(fnType, wloc);
-        else if (lx.tk() === Tok.LParen) this.skipParens();
+        else if (readAttributeArgument(this.attrHost, w, 'fn')) {
+          /* read */
+        } else if (lx.tk() === Tok.LParen) {
+          if (isAttributeWord(w)) this.error('expected instruction opcode');
+          this.skipParens();
+        }
         continue;
       }
       if (lx.tk() === Tok.String) {
-        lx.next();
-        if (lx.tk() === Tok.Equal) {
-          lx.next();
-          lx.next();
-        }
+        this.stringFnAttribute();
         continue;
       }
       if (lx.tk() === Tok.LSquare) this.error('operand bundles are not supported', lx.loc());
@@ -2447,4 +2604,9 @@ function dbgIntrinsicToRecord(call: Instruction, name: string): DbgRecord | null
   }
   if (kind === 'label' && (ops[0] === null || typeof ops[0] === 'string' || ops[0].mdKind !== MDKind.Node)) return null;
   return new DbgRecord(kind, ops, loc as MDNode);
+}
+
+/** The ConstantInt `v` is or folds to as LLVM folds integer constant expressions, or null. */
+function constantIntOf(v: Value): ConstantInt | null {
+  return v instanceof Constant ? foldIntConstant(v) : null;
 }

@@ -263,4 +263,46 @@ define void @main() {
     expect(cg.sccs.length).toBe(n);
     expect(cg.functions[cg.sccs[0][0]].name).toBe(`f${n - 1}`);
   });
+  it('keeps an inline history across runs: mutually recursive callees are not re-inlined into their caller on every run', () => {
+    // Hofstadter's F and M, called from @main: before the history, every run of the inliner
+    // (the -O2 fixpoint runs it up to ten times) inlined the exposed calls again, doubling @main
+    const ir = `
+define internal i32 @F(i32 %n) {
+entry:
+  %z = icmp eq i32 %n, 0
+  br i1 %z, label %done, label %rec
+rec:
+  %m1 = add nsw i32 %n, -1
+  %a = call i32 @F(i32 %m1)
+  %b = call i32 @M(i32 %a)
+  %r = sub nsw i32 %n, %b
+  ret i32 %r
+done:
+  ret i32 1
+}
+define internal i32 @M(i32 %n) {
+entry:
+  %z = icmp eq i32 %n, 0
+  br i1 %z, label %done, label %rec
+rec:
+  %m1 = add nsw i32 %n, -1
+  %a = call i32 @M(i32 %m1)
+  %b = call i32 @F(i32 %a)
+  %r = sub nsw i32 %n, %b
+  ret i32 %r
+done:
+  ret i32 0
+}
+define i32 @main(i32 %n) {
+entry:
+  %r = call i32 @F(i32 %n)
+  ret i32 %r
+}`;
+    const calls = (pipeline: string): number => (opt(ir, pipeline).fnText('main').match(/call i32 @[FM]\(/g) ?? []).length;
+    // LLVM's rule: a call exposed by inlining F is not inlined into F again; one more level of M is
+    const once = calls('inline');
+    expect(once).toBe(2);
+    expect(calls('repeat<10>(inline)')).toBe(3);
+    sameResults(ir, 'repeat<10>(inline)', 'main', [[0], [5], [12]]);
+  });
 });

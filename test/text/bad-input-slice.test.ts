@@ -12,6 +12,7 @@ describe.runIf(hasLlvm())('bad input (a short slice of the fuzz suite)', () => {
     const rep = await fuzzLL(llCorpus(2, 0), 24, 500, true);
     expect(rep.internal.map((x) => `${x.seed}: ${x.detail.split('\n')[0]}`)).toEqual([]);
     expect(rep.undocumented.map((x) => `${x.seed}: ${x.llvm}`)).toEqual([]);
+    expect(rep.stricter.map((x) => `${x.seed}: ${x.ours}`)).toEqual([]);
   }, 120_000);
 
   it('.sy mutants: no internal error', async () => {

@@ -30,7 +30,7 @@ describe('located parse errors', () => {
     ['type mismatch on use', 'define i32 @f(i64 %a) {\n  %x = add i32 %a, 1\n  ret i32 %x\n}', 2, 16, "'%a' defined with type 'i64' but expected 'i32'"],
     ['bad type', 'define i33x @f() {\n  ret void\n}', 1, 8, "expected type, found 'i33x'"],
     ['missing terminator', 'define void @f() {\n  %x = add i32 1, 2\n}', 3, 1, "expected instruction: block '%0' must end with a terminator"],
-    ['wrong numbering', 'define i32 @f() {\n  %2 = add i32 1, 2\n  ret i32 %2\n}', 2, 3, "instruction expected to be numbered '%1'"],
+    ['wrong numbering (LLVM 19 allows gaps, not going back)', 'define i32 @f() {\n  %0 = add i32 1, 2\n  ret i32 %0\n}', 2, 3, "instruction expected to be numbered '%1' or greater"],
     ['redefinition', 'define i32 @f() {\n  %x = add i32 1, 2\n  %x = add i32 1, 2\n  ret i32 %x\n}', 3, 3, "multiple definition of local value named '%x'"],
     ['unterminated string', '@s = global [2 x i8] c"a\\00', 1, 23, 'unterminated string'],
     ['bad character', 'define void @f() {\n  ret void ^\n}', 2, 12, "unexpected character '^'"],

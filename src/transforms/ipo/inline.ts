@@ -292,6 +292,14 @@ export interface InlineStats {
   deadCalls?: number;
 }
 
+/**
+ * LLVM's InlineHistory, kept on the call instructions across runs of the pass (the -O2
+ * fixpoint runs the inliner up to ten times): the functions whose inlining exposed a call.
+ * Without it, mutually recursive functions (F calls M, M calls F) were inlined into their
+ * caller again on every run, doubling it each time up to the caller limit.
+ */
+const inlineHistory = new WeakMap<Instruction, Set<Function>>();
+
 /** Runs the inliner over `m`; `changedFn` is told about every caller that changed. */
 export function inlineModule(m: Module, opts: Partial<InlineOptions> = {}, changedFn?: (f: Function) => void): InlineStats {
   const o = { ...DEFAULT_INLINE_OPTIONS, ...opts };
@@ -325,6 +333,9 @@ export function inlineModule(m: Module, opts: Partial<InlineOptions> = {}, chang
           continue;
         }
         if (cg.sccOf[cg.nodeOf(callee)] === cg.sccOf[node]) continue;
+        // LLVM's inline history: a call that came out of inlining `callee` is not inlined again
+        const history = inlineHistory.get(call);
+        if (history !== undefined && history.has(callee)) continue;
         if (blockerOf(callee) !== null) continue;
         if (call.auxType !== callee.fnType || call.numArgs !== callee.args.length) continue;
         const siteAttrs = callSiteAttributeText(call, m);
@@ -343,7 +354,11 @@ export function inlineModule(m: Module, opts: Partial<InlineOptions> = {}, chang
           if (cost > limit) continue;
           if (sizeOf(caller) + size > o.callerLimit) continue;
         }
-        inlineCall(call);
+        const exposed = inlineCall(call);
+        if (exposed.length > 0) {
+          const h = new Set(history ?? []).add(callee);
+          for (const c of exposed) inlineHistory.set(c, h);
+        }
         sizes.set(caller, sizeOf(caller) + size);
         stats.inlined++;
         changed = true;
