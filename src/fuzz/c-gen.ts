@@ -686,6 +686,19 @@ class CGen {
     const k = this.loopTrip();
     if (!k) return false;
     const g = this.fresh('gc');
+    this.countedLoopBody(g, k, lab);
+    this.line(`if (--${g} > 0) goto ${lab};`);
+    this.close();
+    return true;
+  }
+
+  /**
+   * Opens the block of a loop made of gotos: its counter `g` set to the trip count `k`, the
+   * label `lab` and the body (its cost multiplied by k); the caller writes the back edge
+   * and closes the block.
+   */
+  private countedLoopBody(g: string, k: number, lab: string): void {
+    const c = this.ctx;
     this.open('{');
     this.line(`int ${g} = ${k};`);
     this.line(`${lab}:;`);
@@ -697,9 +710,6 @@ class CGen {
     c.depth--;
     this.popScope();
     c.mult /= k;
-    this.line(`if (--${g} > 0) goto ${lab};`);
-    this.close();
-    return true;
   }
 
   /**
@@ -739,17 +749,7 @@ class CGen {
     const lab = this.fresh('CG');
     const end = this.fresh('CG');
     const g = this.fresh('gc');
-    this.open('{');
-    this.line(`int ${g} = ${k};`);
-    this.line(`${lab}:;`);
-    c.mult *= k;
-    this.pushScope();
-    c.depth++;
-    const n = this.stmtCount();
-    for (let i = 0; i < n && c.cost + c.mult <= c.budget; i++) this.stmt();
-    c.depth--;
-    this.popScope();
-    c.mult /= k;
+    this.countedLoopBody(g, k, lab);
     this.line(`goto *(--${g} > 0 ? &&${lab} : &&${end});`);
     this.line(`${end}:;`);
     this.close();

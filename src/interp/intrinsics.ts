@@ -7,7 +7,7 @@ import type { Instruction } from '../ir/instruction.js';
 import { ConstantInt } from '../ir/constants.js';
 import { Type, TypeKind } from '../ir/types.js';
 import { ValueKind } from '../ir/value.js';
-import type { Gen } from './codegen.js';
+import type { Gen } from './codegen-state.js';
 import { norm, uns } from './js-int.js';
 
 const BASES = [

@@ -24,15 +24,8 @@ import { Fault } from './errors.js';
 import type { ExternalFn, Machine } from './machine.js';
 import { AK, ID_UNIT } from './memory.js';
 import { RT } from './runtime.js';
+import { i32, num, SITE } from './libc-args.js';
 
-const SITE = -1;
-
-function num(v: unknown): number {
-  return typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : 0;
-}
-function i32(v: unknown): number {
-  return typeof v === 'number' ? v | 0 : typeof v === 'bigint' ? Number(BigInt.asIntN(32, v)) : 0;
-}
 /** size_t argument as a JS number (huge sizes are effectively unbounded). */
 function size(v: unknown): number {
   const n = num(v);

@@ -10,7 +10,10 @@
  *   int      `name=N` (a whole number)                       loop-unroll<threshold=200>
  *   flag     `name` sets it, `no-name` clears it              simplifycfg<no-select>
  *   choice   `name=value`, and `no-name` when it has an off value   indvars<exit-values=always>
- * A later item overrides an earlier one.
+ *   word     one of a few bare words, required                 print<scalar-evolution>
+ * A later item overrides an earlier one. A pass whose parameters say what it is (LLVM's
+ * `print<…>`) names each instance with `instanceName`, so --stats and --time-passes show
+ * `print<scalar-evolution>`.
  */
 import type { Function } from '../ir/function.js';
 import type { Module } from '../ir/module.js';
@@ -39,6 +42,8 @@ export interface ParamSpec<T> {
   readonly syntax: string;
   /** The value an item sets, or undefined when the item is not this parameter. */
   read(item: string): T | undefined;
+  /** The text must set it (the default is never used). */
+  readonly required?: boolean;
 }
 
 /** The parameter kinds. */
@@ -81,6 +86,17 @@ export const param = {
       },
     };
   },
+  /** One of `values` as a bare word, which the text must give: `print<scalar-evolution>`. */
+  word<T extends string>(name: string, values: readonly T[], doc: string): ParamSpec<T> {
+    return {
+      name,
+      doc,
+      default: values[0],
+      syntax: values.join('|'),
+      required: true,
+      read: (item) => (values.includes(item as T) ? (item as T) : undefined),
+    };
+  },
 };
 
 /** The declared parameters of a pass whose options are P. */
@@ -95,6 +111,7 @@ export function parseParams<P>(pass: string, specs: ParamSpecs<P> | undefined, t
   const out = {} as P;
   const keys = specs === undefined ? [] : (Object.keys(specs) as (keyof P)[]);
   for (const k of keys) out[k] = specs![k].default;
+  const given = new Set<keyof P>();
   let start = 0;
   for (const raw of text.split(';')) {
     const item = raw.trim();
@@ -102,17 +119,23 @@ export function parseParams<P>(pass: string, specs: ParamSpecs<P> | undefined, t
     start += raw.length + 1;
     if (item === '') continue;
     let known = false;
+    let matched: keyof P | undefined;
     for (const k of keys) {
       const v = specs![k].read(item);
       if (v === undefined) continue;
       out[k] = v;
       known = true;
+      matched = k;
       break;
     }
     if (!known) {
       const expected = keys.length === 0 ? 'the pass takes none' : `expected ${keys.map((k) => specs![k].syntax).join(', ')}`;
       throw new ParamError(`${pass}: unknown parameter '${item}' (${expected})`, at);
     }
+    given.add(matched!);
+  }
+  for (const k of keys) {
+    if (specs![k].required === true && !given.has(k)) throw new ParamError(`${pass}: missing parameter (expected ${pass}<${specs![k].syntax}>)`, 0);
   }
   return out;
 }
@@ -124,6 +147,8 @@ interface PassDefinitionBase<P> {
   description: string;
   /** The parameters, by option name (omit for none). */
   params?: ParamSpecs<P>;
+  /** The name of an instance, when its parameters say what it is (default: `name`). */
+  instanceName?(params: P): string;
 }
 
 export interface FunctionPassDefinition<P> extends PassDefinitionBase<P> {
@@ -146,14 +171,15 @@ export function definePass<P = Record<never, never>>(def: FunctionPassDefinition
     params: def.params === undefined ? [] : Object.values<ParamSpec<unknown>>(def.params as Record<string, ParamSpec<unknown>>),
     create(text: string) {
       const params = parseParams<P>(def.name, def.params, text);
+      const name = def.instanceName === undefined ? def.name : def.instanceName(params);
       if (def.module === true) {
         const run = def.run;
-        const pass: ModulePass = { kind: 'module', name: def.name, run: (m, ctx) => run(m, ctx, params) };
+        const pass: ModulePass = { kind: 'module', name, run: (m, ctx) => run(m, ctx, params) };
         return pass;
       }
       const run = def.run;
       const go = (fn: Function, ctx: PassContext): PassResult => run(fn, ctx, params);
-      const pass: FunctionPass = def.local === true ? { kind: 'function', name: def.name, local: true, run: go } : { kind: 'function', name: def.name, run: go };
+      const pass: FunctionPass = def.local === true ? { kind: 'function', name, local: true, run: go } : { kind: 'function', name, run: go };
       return pass;
     },
   };

@@ -11,6 +11,7 @@ import { ensureRegistered, parsePipeline, PassManager, PipelineError, runPipelin
 import type { FunctionPass, PassContext, PassResult, Preserved } from '../../src/pm/pass.js';
 import { PIPELINES } from '../../src/passes/pipelines.js';
 import { definePass, param, parseParams, type ParamSpecs } from '../../src/pm/define-pass.js';
+import { passInfo } from '../../src/pm/registry.js';
 import { parseModule } from '../../src/text/parser.js';
 import { printModule } from '../../src/text/printer.js';
 
@@ -124,6 +125,15 @@ describe('pass parameters (definePass)', () => {
     expect(located('function<x>(dce)')).toMatch(/function\(\.\.\.\) takes no parameter 'x'/);
     expect(located('O2<x>')).toMatch(/pipeline 'O2' takes no parameter 'x'/);
     expect(located('dce,nosuch')).toBe("unknown pass name 'nosuch' (run 'ssakit opt --print-passes' for the list)\n  dce,nosuch\n      ^");
+  });
+
+  it('print<scalar-evolution> is a definePass with a required word parameter, named by its instance', () => {
+    ensureRegistered();
+    const pass = passInfo('print')!.create('scalar-evolution');
+    expect(pass).toMatchObject({ kind: 'function', name: 'print<scalar-evolution>' });
+    expect(() => parsePipeline('print<bogus>')).toThrow(PipelineError);
+    expect(() => parsePipeline('print<bogus>')).toThrow(/print: unknown parameter 'bogus' \(expected scalar-evolution\)/);
+    expect(() => parsePipeline('print')).toThrow(/print: missing parameter \(expected print<scalar-evolution>\)/);
   });
 
   it('a pass declared with definePass runs with its parsed parameters', () => {

@@ -3,7 +3,8 @@
  * `opt-19 -passes='print<scalar-evolution>'` (LLVM's ScalarEvolution::print): each integer
  * instruction with its expression and, in a loop, its value at the loop's exit; then each
  * loop's backedge-taken count. Ranges (`U:`/`S:`) are not computed here and print as
- * full-set; max counts print only when the count is a constant.
+ * full-set; max counts print only when the count is a constant. The pass is `print` with
+ * the analysis as its one required parameter, as in LLVM's pipeline syntax.
  */
 import type { Function } from '../../ir/function.js';
 import type { Instruction } from '../../ir/instruction.js';
@@ -14,8 +15,7 @@ import type { Loop } from '../../analysis/loops.js';
 import type { ScalarEvolution } from '../../analysis/scalar-evolution.js';
 import { blockLabel, printInstruction, printType, printValue } from '../../text/printer.js';
 import { ScalarEvolutionAnalysis } from '../../pm/analyses.js';
-import type { FunctionPass, PassContext, PassResult } from '../../pm/pass.js';
-import type { PassInfo } from '../../pm/registry.js';
+import { definePass, param } from '../../pm/define-pass.js';
 
 let sink: (text: string) => void = (t) => {
   (globalThis as { process?: { stderr: { write(s: string): void } } }).process?.stderr.write(t);
@@ -104,18 +104,13 @@ export function printScalarEvolution(fn: Function, se: ScalarEvolution): string 
   return out;
 }
 
-export const printPass: PassInfo = {
+export const printPass = definePass<{ analysis: 'scalar-evolution' }>({
   name: 'print',
   description: "print<scalar-evolution>: the expressions and loop counts scalar evolution finds, as opt-19 prints them",
-  create(params: string): FunctionPass {
-    if (params !== 'scalar-evolution') throw new Error(`print: unknown analysis '${params}' (expected print<scalar-evolution>)`);
-    return {
-      kind: 'function',
-      name: 'print<scalar-evolution>',
-      run(fn: Function, ctx: PassContext): PassResult {
-        sink(printScalarEvolution(fn, ctx.analyses.get(ScalarEvolutionAnalysis)));
-        return { changed: false };
-      },
-    };
+  params: { analysis: param.word('analysis', ['scalar-evolution'], 'the analysis to print') },
+  instanceName: (p) => `print<${p.analysis}>`,
+  run(fn, ctx) {
+    sink(printScalarEvolution(fn, ctx.analyses.get(ScalarEvolutionAnalysis)));
+    return { changed: false };
   },
-};
+});
