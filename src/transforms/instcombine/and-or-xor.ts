@@ -1,7 +1,8 @@
 /**
  * instcombine rules for and, or and xor (LLVM's InstCombineAndOrXor.cpp): constants
  * reassociated, `not (icmp p a b)` → `icmp !p a b`, and a logic op of `ext i1 c` with a
- * constant as a select; `and x, C` by the bits C demands (demanded-bits.ts).
+ * constant as a select; `and x, C` by the bits C demands (demanded-bits.ts); rotates and
+ * funnel shifts by constants (funnel-shift.ts).
  */
 import { ConstantInt } from '../../ir/constants.js';
 import { Instruction } from '../../ir/instruction.js';
@@ -12,6 +13,7 @@ import { isCInt } from '../../analysis/patterns.js';
 import { ci, binaryParts, boolExtBinop } from './helpers.js';
 import type { InstCombiner } from './combiner.js';
 import { andIsRedundant, narrowMaskedBinOp, simplifyDemandedOperands } from './demanded-bits.js';
+import { matchFunnelShift } from './funnel-shift.js';
 
 export function combineAndOrXor(ic: InstCombiner, i: Instruction): Value | null {
   const { t, w, bc, ai } = binaryParts(i);
@@ -29,6 +31,11 @@ export function combineAndOrXor(ic: InstCombiner, i: Instruction): Value | null 
         const r = andIsRedundant(i) ?? narrowMaskedBinOp(i, ic.sink);
         if (r !== null) return r;
         if (simplifyDemandedOperands(i, ic.sink)) return i;
+      }
+      // or (shl X, C), (lshr Y, W-C) -> fshl X, Y, C (funnel-shift.ts)
+      if (i.op === Opcode.Or && bc === null) {
+        const r = matchFunnelShift(ic, i);
+        if (r !== null) return r;
       }
       if (i.op === Opcode.Xor && w === 1 && bc !== null && bc.value === -1n && ai !== null) {
         // not (icmp p a b) -> icmp !p a b
