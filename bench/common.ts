@@ -10,6 +10,8 @@ import { generateCProgram } from '../src/fuzz/c-gen.js';
 import { V8_FLAGS } from '../scripts/node-flags.mjs';
 
 export const OUT = join(process.cwd(), 'bench', 'out');
+// every benchmark writes its inputs and outputs here; a fresh clone has no such folder
+mkdirSync(OUT, { recursive: true });
 /** How the `ssakit` command runs (node with the flags of its shebang line). */
 export const SSAKIT = ['node', ...V8_FLAGS, join(process.cwd(), 'dist', 'ssakit.js')];
 
