@@ -64,6 +64,8 @@ describe('the playground session rebuilds the IR of every pipeline step as the l
           // let vitest's worker answer its runner now and then (a long synchronous test times its RPC out)
           if (k % 64 === 63) await new Promise((resolve) => setImmediate(resolve));
           expect(s.moduleTextAt(k), `module after step ${k + 1} (${r.steps[k].pass} ${r.steps[k].fn})`).toBe(modules[k]);
+          // and it reads back (a function printed alone has metadata references without their nodes)
+          expect(() => s.moduleAt(k), `module after step ${k + 1} parses`).not.toThrow();
           const t = s.stepTexts(k);
           expect(t.before, `before step ${k + 1}`).toBe(texts[k].before);
           expect(t.after, `after step ${k + 1}`).toBe(texts[k].after);

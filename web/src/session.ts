@@ -114,6 +114,7 @@ export class Session {
     const snapshots: Snapshot[] = [{ step: -1, text: initial, fnText: new Map(fnText) }];
     const c: Compiled = { snapshots, fnAfter: [], before: [], after: [], traces: [], steps: reply.steps, final: '', initial };
     let shape = m.functions.length + m.globals.length;
+    let withMetadata = /!\d/.test(initial);
     const seen = new Map<string, Map<string, number>>();
     let traceBuf: string[] = [];
     const pm = createPassManager(m, {
@@ -150,7 +151,10 @@ export class Session {
           c.fnAfter.push(null);
         }
         const newShape = m.functions.length + m.globals.length;
-        if (e.changed && (e.fn === undefined || newShape !== shape)) {
+        // a function printed alone numbers its metadata (`!llvm.loop !0`) on its own, without
+        // the nodes: once any metadata is in play, every changed step is a whole-module snapshot
+        if (!withMetadata && after !== null && /!\d/.test(after)) withMetadata = true;
+        if (e.changed && (e.fn === undefined || newShape !== shape || withMetadata)) {
           shape = newShape;
           const texts = fnTexts();
           fnText.clear();
