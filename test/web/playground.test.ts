@@ -206,6 +206,17 @@ describe.skipIf(SKIP_REASON !== '')('playground in Chromium', () => {
     await page.waitForSelector('#events[data-loaded^="idf "] li');
     expect(await page.textContent('#step-text')).toMatch(/^IDF of stores to %x in @main/);
     expect(await page.textContent('#events')).toContain('IDF = {while.cond}');
+    // the library's structured traces are in the menu too: Braun's construction on the same allocas
+    expect(await page.locator('#algorithm option[value^="trace:"]').count()).toBeGreaterThanOrEqual(10);
+    await page.selectOption('#algorithm', 'trace:braun');
+    await page.waitForSelector('#events[data-loaded^="trace:braun "] li');
+    expect(await page.textContent('#events')).toMatch(/seal/i);
+    // a step that names blocks lights them in the graph
+    const named = await page.$$eval('#events li', (ls) => ls.map((l) => l.textContent ?? ''));
+    const k = named.findIndex((t) => /\bwhile\.cond\b/.test(t));
+    expect(k).toBeGreaterThanOrEqual(0);
+    await page.click(`#events li:nth-child(${k + 1})`);
+    await expect.poll(() => page.$$eval('#graph g.node.hl', (ns) => ns.map((x) => (x as SVGElement).dataset.block)), { timeout: 15_000 }).toContain('while.cond');
   });
 
   it('run: stdout, exit code and instruction counts before and after -O2', async () => {

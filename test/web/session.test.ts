@@ -77,3 +77,30 @@ describe('the playground session rebuilds the IR of every pipeline step as the l
     }
   }
 });
+
+describe("the stepper's structured traces are the library's (traceAlgorithm), with the graph's block names", () => {
+  it('every trace on sort.sy: before the pipeline for SSA construction, at its last step otherwise', async () => {
+    const { TRACES, traceAlgorithm } = await import('../../src/index.js');
+    const source = readFileSync('examples/sort.sy', 'utf8');
+    const s = new Session();
+    const r = s.compile({ kind: 'compile', source, lang: 'sysy', ssa: 'alloca', pipeline: 'default<O2>' });
+    expect(r.errors).toEqual([]);
+    // the page runs the traces of SSA construction on the allocas (main.ts ON_ALLOCAS), the others on a step
+    const onAllocas = new Set(['idf', 'idf-sg', 'mem2reg', 'braun', 'reaching-defs']);
+    const naming = new Set<string>();
+    for (const t of TRACES) {
+      for (const step of onAllocas.has(t.name) ? [-1] : [-1, r.steps.length - 1]) {
+        const reply = s.trace({ kind: 'trace', algorithm: `trace:${t.name}`, step, fn: 'quicksort' });
+        // the oracle: the library's trace of the same function at the same step, in Node
+        const want = traceAlgorithm(t.name, s.functionAt(step, 'quicksort'));
+        expect(reply.events.map((e) => e.text), `${t.name} at step ${step}`).toEqual(want.map((e) => e.text));
+        expect(reply.events.length, `${t.name} at step ${step}`).toBeGreaterThan(0);
+        const graph = new Set(Object.values(s.graph(step, 'quicksort', 'cfg').blocks));
+        for (const e of reply.events) for (const b of e.blocks) expect(graph.has(b), `${t.name}: ${b} is a node of the graph`).toBe(true);
+        if (reply.events.some((e) => e.blocks.length > 0)) naming.add(t.name);
+      }
+    }
+    // the graph lights up for most of them (a trace with nothing to do on this function names none)
+    expect(naming.size, [...naming].join(', ')).toBeGreaterThanOrEqual(TRACES.length - 3);
+  });
+});

@@ -372,7 +372,8 @@ let graphBlocks: Record<string, string> = {};
 let graphShownStep = NaN;
 
 /** Phi placement and mem2reg are about allocas: their traces are of the IR before the pipeline. */
-const ON_ALLOCAS = new Set(['idf', 'mem2reg']);
+// the traces of SSA construction run on the allocas, that is on the IR before the pipeline
+const ON_ALLOCAS = new Set(['idf', 'mem2reg', 'trace:idf', 'trace:idf-sg', 'trace:mem2reg', 'trace:braun', 'trace:reaching-defs']);
 
 /** The step the graph shows: the selected one, or the stepper's (see ON_ALLOCAS). */
 function graphStep(): number {
@@ -660,6 +661,10 @@ async function start(): Promise<void> {
   void compiler.request<PassListReply>({ kind: 'passes' }).then((p) => {
     passDescriptions = new Map(p.passes.map((x) => [x.name, x.description]));
     $('pass-picker').append(...p.passes.map((x) => Object.assign(new Option(x.name, x.name), { title: x.description })));
+    // every structured trace of the library, after the page's own views
+    const sel = $<HTMLSelectElement>('algorithm');
+    const pass = sel.querySelector('option[value="pass"]');
+    for (const t of p.traces) sel.insertBefore(Object.assign(new Option(`${t.name}: ${t.description}`, `trace:${t.name}`), { title: t.description }), pass);
   });
   const m = /#s=([-\w]+)/.exec(location.hash);
   if (m) {

@@ -4,7 +4,11 @@ export type Lang = 'sysy' | 'llvm';
 export type SsaMode = 'braun' | 'alloca';
 export type GraphKind = 'cfg' | 'domtree' | 'postdomtree' | 'df' | 'loops';
 /** 'pass': the trace lines the selected pipeline step's own pass emitted (gvn, early-cse, lvn, loop passes). */
-export type Algorithm = 'df-runner' | 'df-cytron' | 'idf' | 'mem2reg' | 'pass';
+/**
+ * The stepper's algorithms: the page's own views of three traces, the selected step's pass,
+ * and `trace:NAME` for every structured trace of the library (src/passes/traces.ts).
+ */
+export type Algorithm = 'df-runner' | 'df-cytron' | 'idf' | 'mem2reg' | 'pass' | `trace:${string}`;
 
 export interface SourceDiag {
   line: number;
@@ -124,6 +128,8 @@ export interface PassListReply {
   kind: 'passes';
   passes: { name: string; description: string }[];
   pipelines: Record<string, string>;
+  /** The library's structured traces (`trace:NAME` in a TraceRequest). */
+  traces: { name: string; description: string }[];
 }
 
 export type Request = CompileRequest | StepRequest | GraphRequest | TraceRequest | RunRequest | PassListRequest;

@@ -35,6 +35,7 @@ import {
   traceFrontier,
   traceIdf,
   traceMem2Reg,
+  traceAlgorithm,
   type Function,
   type Module,
 } from '../../src/core.js';
@@ -251,6 +252,12 @@ export class Session {
     const f = this.functionAt(req.step, req.fn);
     const names = blockNames(f);
     let lines: string[];
+    if (req.algorithm.startsWith('trace:')) {
+      // a structured trace: its events name their blocks already (IR names, as the graph's)
+      const known = new Set(names);
+      const evs = traceAlgorithm(req.algorithm.slice('trace:'.length), f);
+      return { kind: 'trace', events: evs.map((e) => ({ text: e.text, blocks: e.blocks.filter((b) => known.has(b)) })) };
+    }
     switch (req.algorithm) {
       case 'df-runner':
         lines = traceFrontier(f, { df: 'runner' });
@@ -275,6 +282,8 @@ export class Session {
         lines = text.slice(0, text.indexOf('\n\n') < 0 ? undefined : text.indexOf('\n\n')).split('\n');
         break;
       }
+      default:
+        throw new Error(`unknown algorithm '${req.algorithm}'`);
     }
     return { kind: 'trace', events: eventsOf(lines, names) };
   }

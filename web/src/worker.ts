@@ -6,7 +6,7 @@
  * loop. Graphs leave here as DOT: Graphviz lays them out in a worker of its own
  * (graph-worker.ts), so a large layout never holds up the compile of the next edit.
  */
-import { PIPELINES, ensureRegistered, passInfos } from '../../src/core.js';
+import { PIPELINES, TRACES, ensureRegistered, passInfos } from '../../src/core.js';
 import { Session } from './session.js';
 import type { Envelope, PassListReply, Reply, Request } from './protocol.js';
 
@@ -14,7 +14,7 @@ const session = new Session();
 
 function passes(): PassListReply {
   ensureRegistered();
-  return { kind: 'passes', passes: passInfos().map((p) => ({ name: p.name, description: p.description })), pipelines: { ...PIPELINES } };
+  return { kind: 'passes', passes: passInfos().map((p) => ({ name: p.name, description: p.description })), pipelines: { ...PIPELINES }, traces: TRACES.map((t) => ({ name: t.name, description: t.description })) };
 }
 
 async function handle(req: Request): Promise<Reply> {
