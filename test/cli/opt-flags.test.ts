@@ -157,6 +157,7 @@ function expectSameDumps(ours: string, theirs: string, compare: (a: Dump, b: Dum
 
 const sameText = (a: Dump, b: Dump) => expect(a.body.trimEnd(), a.banner).toBe(b.body.trimEnd());
 
+// needs opt-19 (apt-get install -y llvm-19): opt's own output is the oracle here
 describe.skipIf(!HAS_OPT)('-print-before/-after, -filter-print-funcs: as opt-19 prints them', () => {
   const cases: string[][] = [
     ['-print-after-all'],
@@ -193,6 +194,7 @@ describe.skipIf(!HAS_OPT)('-print-before/-after, -filter-print-funcs: as opt-19 
   });
 });
 
+// needs opt-19 (apt-get install -y llvm-19): opt's own output is the oracle here
 describe.skipIf(!HAS_OPT)('--print-changed: as opt-19 prints it', () => {
   for (const mode of ['', '=quiet']) {
     it(`--print-changed${mode}: the whole IR of each change, the same dumps as opt-19`, () => {
@@ -266,6 +268,7 @@ describe.skipIf(!HAS_OPT)('--print-changed: as opt-19 prints it', () => {
   });
 });
 
+// needs opt-19 (apt-get install -y llvm-19): opt's own output is the oracle here
 describe.skipIf(!HAS_OPT)('-debug-pass-manager', () => {
   it('names each pass execution and its instruction count as opt-19 does', () => {
     const ours = ssakit(['opt', '-passes=mem2reg,instsimplify,globaldce', '-debug-pass-manager', 't.ll', '-disable-output']);
@@ -326,6 +329,7 @@ describe('--print-pipeline-passes', () => {
     expect(PIPELINES.O3).toBe(PIPELINES.O2);
   });
 
+  // needs opt-19 (apt-get install -y llvm-19): opt's own output is the oracle here
   it.skipIf(!HAS_OPT)('nests as opt-19 does, and opt-19 reads the form back to itself', () => {
     // passes both tools have, with no parameters in opt-19's printing
     const pipeline = 'module(function(mem2reg,instsimplify),globaldce,function(sccp),ipsccp,deadargelim,function(tailcallelim,adce),globalopt,function(dce))';
@@ -386,6 +390,7 @@ describe('--print-passes', () => {
     expect(r.status, r.stderr).toBe(0);
   });
 
+  // needs opt-19 (apt-get install -y llvm-19): opt's own output is the oracle here
   it.skipIf(!HAS_OPT)('a pass both tools have is a module pass for both, or a function pass for both', () => {
     const section = (text: string) => {
       const m = new Map<string, string>();

@@ -50,6 +50,7 @@ function program(n: number): string {
 describe('constant expressions nested deep', () => {
   // 100,000 levels take about 30 s on a busy machine: run with the fuzz suites (SSAKIT_FUZZ=1)
   for (const n of [5000, 100_000]) {
+    // depths above 5,000 take minutes each: they run in the fuzz suite (npm run test:fuzz)
     it.skipIf(n > 5000 && !process.env.SSAKIT_FUZZ)(`${n} levels: parse, print back unchanged, verify, run, -O2`, () => {
       const text = program(n);
       const m = parseModule(text, 'deep.ll');

@@ -82,6 +82,8 @@ describe.runIf(hasLlvm())('ssakit and llvm-as-19 agree on what is valid', () => 
   }
 });
 
+// when llvm-19 is missing, this skipped stand-in names what to install (the real suite is above)
 describe.skipIf(hasLlvm())('ssakit and llvm-as-19 agree on what is valid', () => {
+  // llvm-19 is missing: the suite needs llvm-as-19/opt-19/lli-19 as its oracle; this line says so
   it.skip(LLVM_MISSING, () => {});
 });

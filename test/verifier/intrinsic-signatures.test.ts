@@ -117,6 +117,7 @@ describe.skipIf(!hasLlvm())('intrinsic signatures agree with LLVM', () => {
 
 // Reason for skip: needs clang-19/llvm-19 as the oracles (apt-get install clang-19 llvm-19); .ci/run installs them, and the skipped entry names what is missing.
 describe.skipIf(hasLlvm())('intrinsic signatures', () => {
+  // llvm-19 is missing: the suite needs llvm-as-19/opt-19/lli-19 as its oracle; this line says so
   it.skip(LLVM_MISSING, () => {});
 });
 
