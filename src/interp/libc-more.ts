@@ -138,7 +138,10 @@ function staticBuffer(S: Machine, key: string, n: number): number {
 
 // ---- the sweep's additions ---------------------------------------------------------------
 
-/** glibc's strerror texts for the errno values C library code sets. */
+/**
+ * glibc's strerror texts for the errno values C library code sets (these are data, not
+ * stubs: 'Function not implemented' is glibc's own text for ENOSYS, 38).
+ */
 const ERRNO_TEXT: Record<number, string> = {
   0: 'Success', 1: 'Operation not permitted', 2: 'No such file or directory', 4: 'Interrupted system call',
   5: 'Input/output error', 9: 'Bad file descriptor', 11: 'Resource temporarily unavailable', 12: 'Cannot allocate memory',
