@@ -34,7 +34,7 @@ import { simplifyWithOperands } from '../../analysis/instsimplify.js';
 import { isTriviallyDead } from '../../ir/effects.js';
 import { hasExactDefinition, isLocalLinkage, scanGlobalRefs } from './ipo-utils.js';
 import { definePass } from '../../pm/define-pass.js';
-import { applySCCPResult, CONST, isEvaluable, OVER, switchTarget, TOP, type SCCPResultView } from '../utils/sccp-solver.js';
+import { applySCCPResult, CONST, isEvaluable, OVER, SCCPLattice, switchTarget, TOP } from '../utils/sccp-solver.js';
 
 /** A lattice cell for a value that is not an instruction (argument, return value, global). */
 interface Cell {
@@ -42,30 +42,8 @@ interface Cell {
   c: Constant | null;
 }
 
-class FnState implements SCCPResultView {
-  readonly state: Uint8Array;
-  readonly value: (Constant | null)[];
-  readonly executable: Uint8Array;
-  readonly edges = new Set<number>();
-  readonly n: number;
-  readonly blocks: (BasicBlock | null)[];
-  constructor(readonly fn: Function) {
-    // ids stay as they are (no renumbering: the cached analyses of functions this pass
-    // leaves unchanged are indexed by them); arrays are sized by the bounds
-    this.n = fn.blockIdBound;
-    this.state = new Uint8Array(fn.instIdBound);
-    this.value = new Array(fn.instIdBound).fill(null);
-    this.executable = new Uint8Array(this.n);
-    this.blocks = new Array(this.n).fill(null);
-    for (let b = fn.firstBlock; b !== null; b = b.next) this.blocks[b.id] = b;
-  }
-  isEdgeExecutable(from: BasicBlock, to: BasicBlock): boolean {
-    return this.edges.has(from.id * this.n + to.id);
-  }
-  constantOf(i: Instruction): Constant | null {
-    return i.id < this.state.length && this.state[i.id] === CONST ? this.value[i.id] : null;
-  }
-}
+/** One function's lattice (transforms/utils/sccp-solver.ts). */
+class FnState extends SCCPLattice {}
 
 export class IPSCCPSolver {
   readonly fns = new Map<Function, FnState>();

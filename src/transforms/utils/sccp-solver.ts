@@ -42,21 +42,23 @@ export const TOP = 0;
 export const CONST = 1;
 export const OVER = 2;
 
-export class SCCPSolver {
+/**
+ * The lattice of one function: a state and constant per instruction id, executable blocks
+ * and edges. SCCP's solver extends it; IPSCCP keeps one per function.
+ */
+export class SCCPLattice implements SCCPResultView {
   /** Lattice state per instruction id. */
   readonly state: Uint8Array;
   /** The constant of instructions in state CONST. */
   readonly value: (Constant | null)[];
   readonly executable: Uint8Array;
-  private readonly edges = new Set<number>();
-  private readonly flowWork: number[] = [];
-  private readonly ssaWork: Instruction[] = [];
-  private readonly n: number;
-  private readonly blocks: (BasicBlock | null)[];
-  /** Receives every step when set (sccp-solver-trace.ts); null: no cost. */
-  tracer: SCCPTracer | null = null;
+  readonly edges = new Set<number>();
+  readonly n: number;
+  readonly blocks: (BasicBlock | null)[];
 
   constructor(readonly fn: Function) {
+    // ids stay as they are (no renumbering: cached analyses are indexed by them); arrays are
+    // sized by the bounds
     this.n = fn.blockIdBound;
     this.state = new Uint8Array(fn.instIdBound);
     this.value = new Array(fn.instIdBound).fill(null);
@@ -68,6 +70,19 @@ export class SCCPSolver {
   isEdgeExecutable(from: BasicBlock, to: BasicBlock): boolean {
     return this.edges.has(from.id * this.n + to.id);
   }
+
+  /** The constant an instruction was found to have, or null. */
+  constantOf(i: Instruction): Constant | null {
+    return i.id < this.state.length && this.state[i.id] === CONST ? this.value[i.id] : null;
+  }
+}
+
+export class SCCPSolver extends SCCPLattice {
+  private readonly flowWork: number[] = [];
+  private readonly ssaWork: Instruction[] = [];
+  /** Receives every step when set (sccp-solver-trace.ts); null: no cost. */
+  tracer: SCCPTracer | null = null;
+
 
   /** The lattice of a value: [state, constant]. */
   private stateOf(v: Value): number {
@@ -269,10 +284,6 @@ export class SCCPSolver {
     return changed;
   }
 
-  /** The constant an instruction was found to have, or null. */
-  constantOf(i: Instruction): Constant | null {
-    return i.id < this.state.length && this.state[i.id] === CONST ? this.value[i.id] : null;
-  }
 }
 
 /** Instructions the solver evaluates; everything else (memory, calls, …) is overdefined. */
