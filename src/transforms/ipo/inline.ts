@@ -9,7 +9,8 @@
  *    deleted; size cap 10x the threshold);
  *  - and neither callee nor call site is `noinline` (clang -O0 marks every function so; we
  *    respect it as LLVM does), neither function is `optnone`, the callee is not in the
- *    caller's component (so recursion is never unrolled into itself), is not varargs, has no
+ *    caller's component (so recursion is never unrolled into itself), does not call itself
+ *    (LLVM's "recursive": inlining would only peel one level), is not varargs, has no
  *    dynamic allocas, no indirectbr, no block whose address is taken and no musttail, and the call's function type matches.
  * Inlining splits the call block after the call, clones the callee's blocks between the two
  * halves (values, blocks and phis remapped), turns each `ret` into a branch to the
@@ -90,6 +91,14 @@ export function inlineBlocker(callee: Function): string | null {
     }
   }
   return null;
+}
+
+/** Whether `fn` contains a direct call to itself (LLVM's IsRecursiveCall). */
+export function callsItself(fn: Function): boolean {
+  for (let b = fn.firstBlock; b !== null; b = b.next) {
+    for (let i = b.first; i !== null; i = i.next) if (i.op === Opcode.Call && i.calledFunction() === fn) return true;
+  }
+  return false;
 }
 
 /**
@@ -316,6 +325,12 @@ export function inlineModule(m: Module, opts: Partial<InlineOptions> = {}, chang
     if (!blockers.has(f)) blockers.set(f, inlineBlocker(f));
     return blockers.get(f)!;
   };
+  const recursive = new Map<Function, boolean>();
+  const recursiveOf = (f: Function): boolean => {
+    let r = recursive.get(f);
+    if (r === undefined) recursive.set(f, (r = callsItself(f)));
+    return r;
+  };
   for (const scc of cg.sccs) {
     for (const node of scc) {
       const caller = cg.functions[node];
@@ -337,6 +352,10 @@ export function inlineModule(m: Module, opts: Partial<InlineOptions> = {}, chang
         const history = inlineHistory.get(call);
         if (history !== undefined && history.has(callee)) continue;
         if (blockerOf(callee) !== null) continue;
+        // LLVM's InlineCost ("recursive", cost=never): a function that calls itself is not
+        // inlined into another one; that would only peel one level of its recursion, and the
+        // copies in the caller are no longer calls that GVN/EarlyCSE can merge when it is pure
+        if (recursiveOf(callee)) continue;
         if (call.auxType !== callee.fnType || call.numArgs !== callee.args.length) continue;
         const siteAttrs = callSiteAttributeText(call, m);
         if (hasWord(siteAttrs, 'noinline')) continue;

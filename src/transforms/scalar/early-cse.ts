@@ -16,13 +16,13 @@
  *    type in the same generation, on the dominator-tree path; a store of the value the
  *    location is known to hold in the same generation is deleted. Volatile and atomic
  *    accesses are never touched and count as writes. Read-only calls are CSE'd within a
- *    generation, pure (memory(none), willreturn) calls like pure instructions.
+ *    generation, pure (memory(none)) calls like pure instructions.
  *  - Each instruction is first simplified with src/analysis/instsimplify.ts.
  *
  * lvn.ts runs the same per-block machinery with the table reset at every block.
  */
 import type { BasicBlock } from '../../ir/basic-block.js';
-import { callMemoryEffect, callWillReturn, isTriviallyDead, mayWriteMemory } from '../../ir/effects.js';
+import { callMemoryEffect, isTriviallyDead, mayWriteMemory } from '../../ir/effects.js';
 import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
 import { Flag, Opcode, isBinaryOp, isCastOp } from '../../ir/opcodes.js';
@@ -56,7 +56,10 @@ export function isPureCSE(i: Instruction): boolean {
     case Opcode.ShuffleVector:
       return true;
     case Opcode.Call:
-      return callMemoryEffect(i) === 'none' && callWillReturn(i) && i.hasResult() && !i.calledFunction()?.name.startsWith('llvm.ssa.copy');
+      // no willreturn needed (LLVM's EarlyCSE and GVN do not ask for it): the dominating
+      // call ran first, so when the dominated one is reached the first one returned, and a
+      // call that touches no memory returns the same value for the same arguments
+      return callMemoryEffect(i) === 'none' && i.hasResult() && !i.calledFunction()?.name.startsWith('llvm.ssa.copy');
     default:
       return false;
   }
@@ -64,7 +67,7 @@ export function isPureCSE(i: Instruction): boolean {
 
 /** Whether `i` is a call that only reads memory (CSE-able within one memory generation). */
 export function isReadOnlyCall(i: Instruction): boolean {
-  return i.op === Opcode.Call && i.hasResult() && callMemoryEffect(i) === 'read' && callWillReturn(i);
+  return i.op === Opcode.Call && i.hasResult() && callMemoryEffect(i) === 'read';
 }
 
 /**
@@ -190,7 +193,7 @@ export class CSEBlockProcessor {
         if (prev !== undefined) {
           this.trace?.(`cse ${describe(i)} → ${describe(prev)}`);
           intersectFlags(prev, i);
-          this.replace(i, prev);
+          this.replace(i, prev, true);
           this.stats.cse++;
         } else t.add(t.exprs, h, i, i);
         i = next;
@@ -228,7 +231,7 @@ export class CSEBlockProcessor {
         const h = expressionHash(i, BY_VALUE);
         const e = t.calls.get(h, i);
         if (e !== undefined && e.gen === gen) {
-          this.replace(i, e.value);
+          this.replace(i, e.value, true);
           this.stats.cse++;
         } else t.add(t.calls, h, i, { value: i, gen });
         i = next;
@@ -240,9 +243,14 @@ export class CSEBlockProcessor {
     return gen;
   }
 
-  private replace(i: Instruction, v: Value): void {
+  /**
+   * `redundant`: `i` repeats the dominating `v`, so it goes even when it is a call not known
+   * to return (LLVM's EarlyCSE erases it too: reaching it means `v` returned, and a call of
+   * the same pure callee with the same arguments returns the same way).
+   */
+  private replace(i: Instruction, v: Value, redundant = false): void {
     i.replaceAllUsesWith(v);
-    if (isTriviallyDead(i)) i.eraseFromParent();
+    if (redundant || isTriviallyDead(i)) i.eraseFromParent();
   }
 }
 

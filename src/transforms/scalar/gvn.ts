@@ -156,7 +156,9 @@ export class GVN {
   private replace(i: Instruction, v: Value, what: string): void {
     this.trace?.(`gvn: ${what} %${i.name || i.opcodeName} → ${v.name ? '%' + v.name : ValueKind[v.kind]}`);
     i.replaceAllUsesWith(v);
-    if (isTriviallyDead(i) || i.op === Opcode.Phi) i.eraseFromParent();
+    // an expression equal to a dominating one is redundant even when it is a pure call not
+    // known to return (reaching it means the dominating call returned)
+    if (isTriviallyDead(i) || i.op === Opcode.Phi || what === 'expression') i.eraseFromParent();
   }
 
   private processBlock(bb: BasicBlock): void {
