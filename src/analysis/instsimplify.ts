@@ -26,6 +26,7 @@ import { Type, TypeKind, i1 } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 
 import { cint, isAllOnesInt, isCFP, isCInt, isFoldableFP, isInst, isOneInt, isPoison, isUndef, isUndefOrPoison, isZeroInt, matchNeg, matchNot, poison, zeroOf } from './patterns.js';
+import { isBelowModulus, isNonNegativeBelow } from './constant-range.js';
 import { KnownRange, isDistinctObjectPair, isGuaranteedNotUndefOrPoison, isKnownNonNullPtr, knownRange } from './value-tracking.js';
 import { constantFoldBinOp, constantFoldIntrinsic, constantFoldCast, constantFoldCompare, isTrueWhenEqual, simplifyLoadFromConstant } from './constant-folding.js';
 
@@ -215,6 +216,8 @@ function simplifyIntBinOp(op: Opcode, a: Value, b: Value, flags: number, t: Type
         const r = knownRange(a);
         if (r !== null && r.uhi < b.zext()) return zeroOf(t);
       }
+      // |x| < |c|: the quotient is 0 (LLVM's isDivZero, with computeConstantRange)
+      if (isCInt(b) && (op === Opcode.SDiv ? isBelowModulus(a, b.value) : isNonNegativeBelow(a, b.zext()))) return zeroOf(t);
       return null;
     }
     case Opcode.URem:
@@ -229,6 +232,8 @@ function simplifyIntBinOp(op: Opcode, a: Value, b: Value, flags: number, t: Type
         const r = knownRange(a);
         if (r !== null && r.uhi < b.zext()) return a; // x already below the modulus
       }
+      // |x| < |c|: the remainder is x (LLVM's simplifyRem through isDivZero)
+      if (isCInt(b) && (op === Opcode.SRem ? isBelowModulus(a, b.value) : isNonNegativeBelow(a, b.zext()))) return a;
       return null;
     }
     case Opcode.Shl:

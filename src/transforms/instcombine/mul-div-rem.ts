@@ -9,6 +9,7 @@ import { Instruction } from '../../ir/instruction.js';
 import { Flag, Opcode } from '../../ir/opcodes.js';
 import type { Value } from '../../ir/value.js';
 import { isKnownNonNegative } from '../../analysis/value-tracking.js';
+import { isRangeNonNegative } from '../../analysis/constant-range.js';
 import { isCInt } from '../../analysis/patterns.js';
 import { fitsUnsigned, signedMin } from '../../util/apint.js';
 import { ci, isZero, log2Exact, binaryParts, reassocFlags, boolExtBinop } from './helpers.js';
@@ -52,6 +53,9 @@ export function combineMulDivRem(ic: InstCombiner, i: Instruction): Value | null
     case Opcode.SDiv: {
       if (bc === null) return null;
       if (bc.value === -1n) return ic.bin(Opcode.Sub, ci(t, 0n), a); // INT_MIN / -1 is UB, so no nsw needed
+      // both operands non-negative: the unsigned division is the same and cheaper (LLVM's
+      // visitSDiv, "sdiv X, Y -> udiv X, Y if the sign bits of both are zero")
+      if (bc.value > 0n && log2Exact(bc.value) <= 0 && isRangeNonNegative(a)) return ic.bin(Opcode.UDiv, a, bc, flags & Flag.Exact);
       const k = bc.value > 0n ? log2Exact(bc.value) : -1;
       if (k <= 0) return null;
       if (flags & Flag.Exact) return ic.bin(Opcode.AShr, a, ci(t, BigInt(k)), Flag.Exact);
@@ -75,6 +79,8 @@ export function combineMulDivRem(ic: InstCombiner, i: Instruction): Value | null
       if (bc.value < 0n && bc.value !== signedMin(w) && bc.value !== -1n) return ic.bin(Opcode.SRem, a, ci(t, -bc.value));
       const k = bc.value > 0n ? log2Exact(bc.value) : -1;
       if (k > 0 && isKnownNonNegative(a)) return ic.bin(Opcode.And, a, ci(t, bc.value - 1n));
+      // LLVM's visitSRem: "if the sign bits of both operands are zero, turn this into a urem"
+      if (bc.value > 0n && k <= 0 && isRangeNonNegative(a)) return ic.bin(Opcode.URem, a, bc);
       return null;
     }
     default:
