@@ -101,7 +101,7 @@ function freshPrograms(n: number, seed: number): Program[] {
   const out: Program[] = [];
   for (let k = 0; k < n; k++) {
     const s = seed + k;
-    const src = generateSysYProgram(s, { size: 'medium', maxTrip: 60, maxLoopProduct: 200_000, workBudget: 40_000_000 });
+    const src = generateSysYProgram(s, { size: 'medium', maxTrip: 5000, maxLoopProduct: 100_000_000, workBudget: 400_000_000 });
     const sy = join(WORK, `gen-${s}.sy`);
     writeFileSync(sy, src);
     out.push({
