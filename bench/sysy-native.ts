@@ -90,6 +90,7 @@ function corpusPrograms(dir: string): Program[] {
       ? () => readFileSync(base + '.out', 'latin1')
       : () => cached(readFileSync(sy, 'utf8') + '\0' + input, () => {
           const r = run(SSAKIT[0], [...SSAKIT.slice(1), 'run', sy], input);
+          if (r.status === null) throw new Error(`the interpreter did not finish in ${TIMEOUT_MS / 1000} s`);
           return formatOut(r.stdout, r.status);
         });
     return { name: basename(dir) + '/' + f.slice(0, -3), sy, input, expected };
@@ -112,6 +113,8 @@ function freshPrograms(n: number, seed: number): Program[] {
         writeFileSync(c, SYSY_C_PRELUDE + src);
         must('clang-19', ['-O0', '-w', '-ffp-contract=off', c, SYLIB, '-lm', '-o', exe]);
         const r = run(exe, []);
+        // not cached: a reference that did not finish (timeout, signal) is no reference
+        if (r.status === null) throw new Error(`clang-19 -O0 build did not finish in ${TIMEOUT_MS / 1000} s`);
         return formatOut(r.stdout, r.status);
       }),
     });
@@ -186,7 +189,13 @@ function main(): void {
     for (let k = 0; k < REPS && bad === ''; k++) {
       for (const v of VARIANTS) {
         const r = timeRun(exes[v], p.input);
-        if (r.out !== expected) { bad = `${v} prints ${JSON.stringify(r.out.slice(0, 80))}, expected ${JSON.stringify(expected.slice(0, 80))}`; break; }
+        if (r.out !== expected) {
+          let at = 0;
+          while (at < r.out.length && r.out[at] === expected[at]) at++;
+          const win = (t: string): string => JSON.stringify(t.slice(Math.max(0, at - 30), at + 50));
+          bad = `${v} (run ${k + 1}) differs at byte ${at}: ${win(r.out)}, expected ${win(expected)}`;
+          break;
+        }
         best[v] = Math.min(best[v], r.seconds);
       }
     }
