@@ -1,43 +1,19 @@
 /**
  * print<domtree>, print<postdomtree> and print<loops> (analysis/print-trees.ts) byte for byte
  * against opt-19's output on the same input: every program of test/programs (clang -O0, then
- * opt-19's mem2reg; a quarter of them in the normal suite), a few Csmith programs (fresh seeds, printed; more with SSAKIT_FUZZ=1),
+ * opt-19's mem2reg; a sixth of them here, all in the fuzz suite), two fresh Csmith programs
+ * (seeds printed; 40 in test/fuzz/csmith-ssa-oracles.test.ts),
  * and random CFGs, which bring irreducible cycles, unreachable blocks and infinite loops (the
  * post-dominator tree's non-trivial roots).
  */
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseModule } from '../../src/text/index.js';
-import { runPipeline } from '../../src/passes/index.js';
-import { setSCEVPrintSink } from '../../src/transforms/loop/print-scev.js';
 import { inputIR } from '../helpers/differential.js';
-import { clangToLL, hasLlvm, listPrograms, OPT, runTool } from '../helpers/llvm.js';
-import { csmithProgram, hasCsmith } from '../interp/diff-helpers.js';
+import { hasLlvm, listPrograms } from '../helpers/llvm.js';
+import { hasCsmith } from '../interp/diff-helpers.js';
+import { checkPrintsOnCsmith, expectSamePrints as expectSame, freshSeed, optPrints as opts } from '../ssa/csmith-oracles.js';
 import { arbCfg } from './naive.js';
-
-const PRINTERS = ['domtree', 'postdomtree', 'loops'];
-
-function ours(ll: string, printer: string): string {
-  let out = '';
-  const old = setSCEVPrintSink((t) => (out += t));
-  try {
-    runPipeline(parseModule(ll, 'input'), `print<${printer}>`);
-  } finally {
-    setSCEVPrintSink(old);
-  }
-  return out;
-}
-
-function opts(ll: string, printer: string): string {
-  const r = runTool(OPT, [`-passes=print<${printer}>`, '-disable-output'], { input: ll });
-  expect(r.status, r.stderr).toBe(0);
-  return r.stderr;
-}
-
-function expectSame(ll: string, name: string): void {
-  for (const p of PRINTERS) expect(ours(ll, p), `print<${p}> on ${name}`).toBe(opts(ll, p));
-}
 
 /** Random CFGs as one module, a function each (blocks b0, b1, …; b0 is the entry). */
 function randomModule(seed: number, count: number): string {
@@ -59,11 +35,10 @@ function randomModule(seed: number, count: number): string {
 
 // Reason for runIf: needs clang-19/opt-19 (the oracle is opt-19's own printer output).
 describe.runIf(hasLlvm())('print<domtree|postdomtree|loops> against opt-19', () => {
-  it('test/programs, after mem2reg (every fourth; all with SSAKIT_FUZZ=1)', () => {
+  it('test/programs, after mem2reg (every sixth; all in the fuzz suite)', () => {
     const all = listPrograms('test/programs');
     expect(all.length).toBeGreaterThan(40);
-    const progs = process.env.SSAKIT_FUZZ ? all : all.filter((_, i) => i % 4 === 0);
-    for (const p of progs) expectSame(inputIR(readFileSync(p.path, 'utf8'), p.name, { prePasses: 'mem2reg' }), p.name);
+    for (const p of all.filter((_, i) => i % 6 === 0)) expectSame(inputIR(readFileSync(p.path, 'utf8'), p.name, { prePasses: 'mem2reg' }), p.name);
   }, 120_000);
 
   it('random CFGs (irreducible cycles, unreachable blocks, infinite loops)', () => {
@@ -74,15 +49,9 @@ describe.runIf(hasLlvm())('print<domtree|postdomtree|loops> against opt-19', () 
   });
 
   // Reason for runIf: needs csmith and its header besides LLVM.
-  it.runIf(hasCsmith())('Csmith programs (fresh seeds), after mem2reg', () => {
-    const count = process.env.SSAKIT_FUZZ ? 40 : 4;
-    const base = Number(process.env.SSAKIT_SEED ?? Math.floor(Math.random() * 1e9));
-    console.log(`print-trees: Csmith seeds ${base}..${base + count - 1}`);
-    for (let s = base; s < base + count; s++) {
-      const { source, flags } = csmithProgram(s);
-      const r = runTool(OPT, ['-passes=mem2reg', '-S', clangToLL(source, 'O0', flags, `csmith-${s}`)]);
-      expect(r.status, r.stderr).toBe(0);
-      expectSame(r.stdout.toString(), `csmith-${s}`);
-    }
+  it.runIf(hasCsmith())('two fresh Csmith programs, after mem2reg (40 in the fuzz suite)', () => {
+    const base = freshSeed();
+    console.log(`print-trees: Csmith seeds ${base}..${base + 1}`);
+    for (let s = base; s < base + 2; s++) checkPrintsOnCsmith(s);
   }, 300_000);
 });
