@@ -156,6 +156,15 @@ exit:
     expect(lv.at(-1)!.text).toContain('ret i32 0');
   });
 
+  it('--trace=braun on the irreducible fixture: the construction leaves a phi cycle, Algorithm 5 removes it', () => {
+    const f = parseModule(readFileSync('test/traces/fixtures/irreducible.ll', 'utf8'), 'irreducible.ll').getFunction('irr')!;
+    for (const lookup of ['phi-first', 'marker'] as const) {
+      const texts = traceBraunEvents(f, lookup).map((e) => e.text.trim());
+      expect(texts, lookup).toContain('SCC {φ2(x@B), φ1(x@A)}: outer operands {%a}: redundant, every member replaced by %a');
+      expect(texts, lookup).toContain('summary: 3 phi(s) created, 0 removed as trivial, 3 in redundant SCCs, 0 left');
+    }
+  });
+
   // Reason for runIf: needs clang-19/lli-19/llvm-as-19 (the independent oracles); without them these skip and the report says so.
   it.runIf(hasLlvm())('keeps the behaviour of the goto-heavy corpus program (irreducible loops) with the marker lookup', () => {
     checkPreservesBehaviour(readFileSync('test/programs/goto_loops.c', 'utf8'), 'goto_loops', 'mem2reg-braun<marker>');

@@ -39,7 +39,7 @@ export function traceBraunEvents(fn: Function, lookup: 'phi-first' | 'marker' = 
     lookup,
     sccTracer: (g) => {
       t.step('scc', 'Algorithm 5: redundant phi SCCs among the phis left (for irreducible control flow)');
-      return new RedundantPhiTracer(t, g);
+      return new RedundantPhiTracer(t, g, (v) => bt.labelOf(v));
     },
   });
   const trivial = bt.removed;

@@ -30,6 +30,11 @@ export class BraunTracer {
     readonly blockNameOf: (b: BasicBlock) => string = (b) => (b.name !== '' ? b.name : `bb${b.id}`),
   ) {}
 
+  /** The label this trace gave phi `v` (φ1(x@B), …), if it is one of the construction's. */
+  labelOf(v: Value): string | undefined {
+    return v.kind === ValueKind.Instruction ? this.phiLabel.get(v as Instruction) : undefined;
+  }
+
   value(v: Value): string {
     if (v.kind === ValueKind.Instruction) {
       const l = this.phiLabel.get(v as Instruction);
