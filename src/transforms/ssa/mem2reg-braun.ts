@@ -31,7 +31,7 @@ import { SSABuilder } from '../utils/ssa-builder.js';
 import type { BraunTracer } from '../utils/ssa-builder-trace.js';
 import { addPoisonForUnreachablePredecessors, deleteAccess, emptyPromoteStats, promoteRepeatedly, removeIntrinsicUsers, runPromotion, type PromoteStats } from '../utils/promote-memory.js';
 import { simplifyPhisLikeLLVM } from '../utils/phi-simplify.js';
-import { removeRedundantPhiWebs } from '../utils/phi-webs.js';
+import { removeRedundantPhis } from './redundant-phis.js';
 import type { RedundantPhiTracer } from '../utils/phi-webs-trace.js';
 
 export interface BraunPromoteOptions {
@@ -160,15 +160,8 @@ export function promoteAllocasBraun(fn: Function, dt: DominatorTree, allocas: re
   let phis = created.filter((p) => p.parent !== null);
   if (opts.scc !== false && phis.length > 1) {
     const trace = opts.sccTracer != null ? opts.sccTracer(fn) : null;
-    removeRedundantPhiWebs(fn, phis, {
-      undef: 'value',
-      trace,
-      replace(web, v) {
-        for (const p of web) p.replaceAllUsesWith(v);
-        for (const p of web) p.eraseFromParent();
-        stats.phisRemoved += web.length;
-      },
-    });
+    const st = removeRedundantPhis(fn, phis, trace);
+    stats.phisRemoved += st.redundant + st.trivial;
     phis = phis.filter((p) => p.parent !== null);
   }
   if (opts.simplifyPhis !== false) phis = simplifyPhisLikeLLVM(phis, dt, () => stats.phisRemoved++);
