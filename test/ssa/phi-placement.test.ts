@@ -17,35 +17,9 @@ import { verifyFunction } from '../../src/analysis/verifier.js';
 import { parseModule } from '../../src/text/index.js';
 import { type PhiPlacement, promoteMemoryToRegister } from '../../src/transforms/ssa/mem2reg.js';
 import { runPipeline } from '../../src/passes/index.js';
-import { arbCfg, naiveDominators, naiveFrontier, naiveIdf, reachable } from '../analysis/naive.js';
+import { naiveDominators, naiveFrontier, naiveIdf, reachable } from '../analysis/naive.js';
 
-const V = 3;
-
-interface Program {
-  succs: number[][];
-  /** Per block: accesses [variable, isStore]. */
-  acc: [number, boolean][][];
-}
-
-const arbProgram = arbCfg(12).chain((c) =>
-  fc.array(fc.array(fc.tuple(fc.nat(V - 1), fc.boolean()), { maxLength: 3 }), { minLength: c.n, maxLength: c.n }).map((acc): Program => ({ succs: c.succs, acc })),
-);
-
-function text(p: Program): string {
-  const lines = ['define void @f(i1 %c, i32 %x) {'];
-  let k = 0;
-  p.succs.forEach((s, b) => {
-    lines.push(`b${b}:`);
-    if (b === 0) for (let v = 0; v < V; v++) lines.push(`  %v${v} = alloca i32`);
-    for (const [v, st] of p.acc[b]) lines.push(st ? `  store i32 ${++k}, ptr %v${v}` : `  %l${++k} = load i32, ptr %v${v}`);
-    if (s.length === 0) lines.push('  ret void');
-    else if (s.length === 1) lines.push(`  br label %b${s[0]}`);
-    else if (s.length === 2) lines.push(`  br i1 %c, label %b${s[0]}, label %b${s[1]}`);
-    else lines.push(`  switch i32 %x, label %b${s[0]} [ ${s.slice(1).map((t, i) => `i32 ${i}, label %b${t}`).join(' ')} ]`);
-  });
-  lines.push('}');
-  return lines.join('\n') + '\n';
-}
+import { V, arbProgram, text, type Program } from './random-programs.js';
 
 function reference(p: Program): Record<PhiPlacement, number> {
   const fn = parseModule(text(p), 'ref').definedFunctions()[0];
@@ -97,7 +71,7 @@ function placed(p: Program, placement: PhiPlacement): number {
 describe('phi placement: minimal, semi-pruned, pruned', () => {
   it('equal the naive reference and are ordered, on random CFGs with random loads and stores', () => {
     fc.assert(
-      fc.property(arbProgram, (p) => {
+      fc.property(arbProgram(), (p) => {
         const want = reference(p);
         const got = { minimal: placed(p, 'minimal'), 'semi-pruned': placed(p, 'semi-pruned'), pruned: placed(p, 'pruned') };
         expect(got).toEqual(want);

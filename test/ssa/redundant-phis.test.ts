@@ -104,7 +104,7 @@ exit:
     expect(phiNames(m.functions[0])).toEqual(['pa', 'pb', 'r']);
   });
 
-  it('mem2reg-braun leaves the redundant cycle on irreducible control flow; redundant-phis removes it', () => {
+  it('mem2reg-braun<no-scc> leaves the redundant cycle on irreducible control flow; redundant-phis removes it, and mem2reg-braun runs it itself', () => {
     const src = `
 declare void @use(i32)
 define i32 @f(i32 %a, i1 %c) {
@@ -126,7 +126,7 @@ exit:
 }`;
     const m = parseModule(src);
     const f = m.functions.find((g) => g.name === 'f')!;
-    const stats = promoteMemoryToRegisterBraun(f, computeDominators(f));
+    const stats = promoteMemoryToRegisterBraun(f, computeDominators(f), { scc: false });
     expect(verifyModule(m).map((e) => e.message)).toEqual([]);
     expect(stats.phisInserted).toBe(3);
     expect(phiNames(f)).toHaveLength(3);
@@ -134,8 +134,15 @@ exit:
     expect(phiNames(f)).toEqual([]);
     // the pipeline form, with its statistics
     const m2 = parseModule(src);
-    const pm = runPipeline(m2, 'mem2reg-braun,redundant-phis', { verifyEach: true });
+    const pm = runPipeline(m2, 'mem2reg-braun<no-scc>,redundant-phis', { verifyEach: true });
     expect(pm.stats.get('redundant-phis')?.get('phis removed as redundant')).toBe(2);
+    // Braun et al. §3.2–3.3: the construction with Algorithm 5 on its own phis is minimal here too
+    for (const pipeline of ['mem2reg-braun', 'mem2reg-braun<marker>']) {
+      const m4 = parseModule(src);
+      const pm4 = runPipeline(m4, pipeline, { verifyEach: true });
+      expect(phiNames(m4.functions.find((g) => g.name === 'f')!), pipeline).toEqual([]);
+      expect(pm4.stats.get('mem2reg-braun')?.get('phis removed'), pipeline).toBe(3);
+    }
     // Cytron's placement needs no phi at all here (one store, in the entry)
     const m3 = parseModule(src);
     runPipeline(m3, 'mem2reg', { verifyEach: true });

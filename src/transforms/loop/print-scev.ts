@@ -16,6 +16,7 @@ import type { ScalarEvolution } from '../../analysis/scalar-evolution.js';
 import { blockLabel, printInstruction, printType, printValue } from '../../text/printer.js';
 import { ScalarEvolutionAnalysis } from '../../pm/analyses.js';
 import { definePass, param } from '../../pm/define-pass.js';
+import { printDomTreeLLVM, printLoopsLLVM, printPostDomTreeLLVM } from '../../analysis/print-trees.js';
 
 let sink: (text: string) => void = (t) => {
   (globalThis as { process?: { stderr: { write(s: string): void } } }).process?.stderr.write(t);
@@ -104,13 +105,17 @@ export function printScalarEvolution(fn: Function, se: ScalarEvolution): string 
   return out;
 }
 
-export const printPass = definePass<{ analysis: 'scalar-evolution' }>({
+const TREE_PRINTERS = { domtree: printDomTreeLLVM, postdomtree: printPostDomTreeLLVM, loops: printLoopsLLVM };
+
+export const printPass = definePass<{ analysis: 'scalar-evolution' | keyof typeof TREE_PRINTERS }>({
   name: 'print',
-  description: "print<scalar-evolution>: the expressions and loop counts scalar evolution finds, as opt-19 prints them",
-  params: { analysis: param.word('analysis', ['scalar-evolution'], 'the analysis to print') },
+  description: "print<scalar-evolution|domtree|postdomtree|loops>: what the analysis finds, as opt-19 prints it (to stderr)",
+  params: { analysis: param.word('analysis', ['scalar-evolution', 'domtree', 'postdomtree', 'loops'], 'the analysis to print') },
   instanceName: (p) => `print<${p.analysis}>`,
-  run(fn, ctx) {
-    sink(printScalarEvolution(fn, ctx.analyses.get(ScalarEvolutionAnalysis)));
+  run(fn, ctx, p) {
+    // the trees and loops: analysis/print-trees.ts
+    if (p.analysis !== 'scalar-evolution') sink(TREE_PRINTERS[p.analysis](fn));
+    else sink(printScalarEvolution(fn, ctx.analyses.get(ScalarEvolutionAnalysis)));
     return { changed: false };
   },
 });

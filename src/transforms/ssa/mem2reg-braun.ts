@@ -3,9 +3,13 @@
  * et al.'s construction (CC 2013, src/transforms/utils/ssa-builder.ts) run over the existing CFG: blocks are
  * filled in reverse postorder (a load reads the variable, a store writes it), and a block is
  * sealed as soon as all its reachable predecessors are filled (loop headers when their
- * latches are done). For reducible CFGs the result is minimal SSA and has as many phis as
- * Cytron's pruned placement; on irreducible CFGs redundant phi cycles may remain, which
- * `redundant-phis` (Braun's Algorithm 5) removes.
+ * latches are done). For reducible CFGs the construction alone gives minimal SSA, with as
+ * many phis as Cytron's pruned placement; on irreducible CFGs redundant phi cycles may remain,
+ * so (§3.2–3.3) Algorithm 5 (transforms/utils/phi-webs.ts) then runs on the phis it made,
+ * which makes the result minimal for any CFG (`mem2reg-braun<no-scc>` skips it).
+ * `mem2reg-braun<marker>` crosses joins with §3.3's marker algorithm
+ * (utils/ssa-builder-marker.ts) instead of Algorithm 2's phi-first lookup: the same result,
+ * fewer temporary phis (none outside data-flow cycles).
  *
  * As in mem2reg, the new phis then go through LLVM's clean-up (one value plus undef), so the
  * two passes give the same phis; unreachable predecessors give poison.
@@ -22,17 +26,25 @@ import type { Function } from '../../ir/function.js';
 import type { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
 import { ValueKind } from '../../ir/value.js';
-import { definePass } from '../../pm/define-pass.js';
+import { definePass, param } from '../../pm/define-pass.js';
 import { SSABuilder } from '../utils/ssa-builder.js';
 import type { BraunTracer } from '../utils/ssa-builder-trace.js';
 import { addPoisonForUnreachablePredecessors, deleteAccess, emptyPromoteStats, promoteRepeatedly, removeIntrinsicUsers, runPromotion, type PromoteStats } from '../utils/promote-memory.js';
 import { simplifyPhisLikeLLVM } from '../utils/phi-simplify.js';
+import { removeRedundantPhis } from './redundant-phis.js';
+import type { RedundantPhiTracer } from '../utils/phi-webs-trace.js';
 
 export interface BraunPromoteOptions {
   /** LLVM's clean-up of phis merging one value and undef (default true). */
   simplifyPhis?: boolean;
   /** Receives the construction step by step (mem2reg-braun-trace.ts). */
   tracer?: BraunTracer | null;
+  /** How lookups cross joins: Algorithm 2's phi first (default) or §3.3's marker algorithm. */
+  lookup?: 'phi-first' | 'marker';
+  /** Algorithm 5 on the phis made, for minimal SSA on irreducible CFGs too (default true). */
+  scc?: boolean;
+  /** Makes the tracer of Algorithm 5, called after the construction (when tracing). */
+  sccTracer?: ((fn: Function) => RedundantPhiTracer) | null;
 }
 
 /** Promotes `allocas` with the Braun builder over `fn`'s CFG; returns the phis left. */
@@ -76,7 +88,7 @@ export function promoteAllocasBraun(fn: Function, dt: DominatorTree, allocas: re
   // Braun caches a definition in every block a lookup passes: about three per access
   let accesses = 0;
   for (const ai of live) accesses += ai.numUses;
-  const ssa = new SSABuilder(fn, { predecessors: predsOf, onPhiCreated: (phi) => created.push(phi), expectedDefinitions: 3 * accesses, tracer: opts.tracer ?? null });
+  const ssa = new SSABuilder(fn, { predecessors: predsOf, onPhiCreated: (phi) => created.push(phi), expectedDefinitions: 3 * accesses, tracer: opts.tracer ?? null, lookup: opts.lookup });
   const varOf = new Int32Array(idBound).fill(-1);
   for (let v = 0; v < live.length; v++) {
     varOf[live[v].id] = ssa.declareVariable(live[v].auxType!, `${live[v].name}.`);
@@ -146,6 +158,12 @@ export function promoteAllocasBraun(fn: Function, dt: DominatorTree, allocas: re
   stats.phisInserted += ssa.stats.phisCreated;
   stats.phisRemoved += ssa.stats.phisRemovedTrivial;
   let phis = created.filter((p) => p.parent !== null);
+  if (opts.scc !== false && phis.length > 1) {
+    const trace = opts.sccTracer != null ? opts.sccTracer(fn) : null;
+    const st = removeRedundantPhis(fn, phis, trace);
+    stats.phisRemoved += st.redundant + st.trivial;
+    phis = phis.filter((p) => p.parent !== null);
+  }
   if (opts.simplifyPhis !== false) phis = simplifyPhisLikeLLVM(phis, dt, () => stats.phisRemoved++);
   addPoisonForUnreachablePredecessors(phis, dt);
   return phis;
@@ -159,8 +177,17 @@ export function promoteMemoryToRegisterBraun(fn: Function, dt: DominatorTree, op
 
 export const mem2regBraunPass = definePass({
   name: 'mem2reg-braun',
-  description: 'promote allocas to SSA registers with Braun et al.\'s on-the-fly construction',
+  description: "promote allocas to SSA registers with Braun et al.'s on-the-fly construction, then Algorithm 5 (minimal SSA on any CFG); mem2reg-braun<marker>: §3.3's marker lookup",
   local: true,
-  run: (fn, ctx) =>
-    runPromotion(fn, ctx, (dt, allocas, stats) => promoteMemoryToRegisterBraun(fn, dt, {}, stats, allocas), (s) => ({ 'allocas promoted': s.allocasPromoted, 'phis inserted': s.phisInserted, 'phis removed as trivial': s.phisRemoved })),
+  params: {
+    marker: param.flag('marker', false, "Braun et al. §3.3's marker algorithm: mark a join instead of placing a phi first; a phi only where predecessors disagree or a cycle comes back"),
+    scc: param.flag('scc', true, 'Algorithm 5 (redundant phi SCCs) on the phis made, for minimal SSA on irreducible CFGs; no-scc: the construction alone'),
+  },
+  run: (fn, ctx, p) =>
+    runPromotion(
+      fn,
+      ctx,
+      (dt, allocas, stats) => promoteMemoryToRegisterBraun(fn, dt, { lookup: p.marker ? 'marker' : 'phi-first', scc: p.scc }, stats, allocas),
+      (s) => ({ 'allocas promoted': s.allocasPromoted, 'phis inserted': s.phisInserted, 'phis removed': s.phisRemoved }),
+    ),
 });

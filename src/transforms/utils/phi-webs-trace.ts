@@ -17,11 +17,15 @@ export class RedundantPhiTracer {
   constructor(
     readonly t: Tracer,
     fn: Function,
+    /** A caller's name for a value (e.g. the Braun trace's φ labels), before the IR's. */
+    private readonly nameOf: ((v: Value) => string | undefined) | null = null,
   ) {
     this.slots = functionSlots(fn);
   }
 
   private v(x: Value): string {
+    const own = this.nameOf === null ? undefined : this.nameOf(x);
+    if (own !== undefined) return own;
     const s = this.slots.nameOf(x);
     return s !== undefined ? '%' + s : printValue(x);
   }

@@ -12,6 +12,7 @@ import { type Value, ValueKind } from '../../ir/value.js';
 import type { Tracer } from '../../analysis/trace.js';
 import { printValue } from '../../text/printer.js';
 import type { SSABuilder } from './ssa-builder.js';
+import type { MarkerTrace } from './ssa-builder-marker.js';
 
 export class BraunTracer {
   private readonly phiLabel = new Map<Instruction, string>();
@@ -28,6 +29,11 @@ export class BraunTracer {
     /** Names of blocks (default: their name, or `bb<id>`). */
     readonly blockNameOf: (b: BasicBlock) => string = (b) => (b.name !== '' ? b.name : `bb${b.id}`),
   ) {}
+
+  /** The label this trace gave phi `v` (φ1(x@B), …), if it is one of the construction's. */
+  labelOf(v: Value): string | undefined {
+    return v.kind === ValueKind.Instruction ? this.phiLabel.get(v as Instruction) : undefined;
+  }
 
   value(v: Value): string {
     if (v.kind === ValueKind.Instruction) {
@@ -55,6 +61,36 @@ export class BraunTracer {
     const l = `φ${++this.created}(${ssa.variableName(variable).replace(/\.$/, '')}@${this.b(block)})`;
     this.phiLabel.set(phi, l);
     return l;
+  }
+
+  /** The hooks of §3.3's marker lookup (ssa-builder-marker.ts), in this trace's words. */
+  markerTrace(ssa: SSABuilder): MarkerTrace {
+    const x = (v: number): string => ssa.variableName(v).replace(/\.$/, '');
+    return {
+      found: (v, b, d) => this.found(ssa, v, b, d),
+      undef: (v, b) => this.undef(ssa, v, b),
+      incomplete: (v, b, phi) => this.incomplete(ssa, v, b, phi),
+      mark: (v, b, preds) => {
+        const bn = this.b(b);
+        const how = preds.length === 1 ? `its predecessor ${this.b(preds[0])}` : `its predecessors ${preds.map((p) => this.b(p)).join(', ')}`;
+        this.t.step('mark', `${this.pad()}mark ${bn} and look for ${x(v)} in ${how} (no phi yet)`, [bn, ...preds.map((p) => this.b(p))], { variable: x(v), block: bn, preds: preds.map((p) => this.b(p)) });
+        this.depth++;
+      },
+      cycle: (v, b, phi) => {
+        const l = this.label(phi, ssa, v, b);
+        this.t.step('cycle-phi', `${this.pad()}${this.b(b)} is marked: the lookup went round a cycle, phi ${l} breaks it`, [this.b(b)], { variable: x(v), block: this.b(b), phi: l });
+      },
+      unmark: (v, b, values, how, phi) => {
+        this.depth = Math.max(0, this.depth - 1);
+        const bn = this.b(b);
+        const vs = values.map((u) => this.value(u));
+        let text: string;
+        if (how === 'same') text = `${bn} unmarked: every predecessor gives ${vs[0]}, no phi`;
+        else if (how === 'cycle-phi') text = `${bn} unmarked: the cycle's phi ${this.value(phi!)} gets [${vs.join(', ')}]`;
+        else text = `${bn} unmarked: the predecessors give different values [${vs.join(', ')}]: phi ${this.label(phi!, ssa, v, b)}`;
+        this.t.step('unmark', this.pad() + text, [bn], { variable: x(v), block: bn, values: vs, decision: how, phi: phi === null ? null : this.value(phi) });
+      },
+    };
   }
 
   /** A driver (mem2reg-braun) starts filling `block`. */

@@ -53,6 +53,7 @@ import { Opcode } from '../../ir/opcodes.js';
 import type { Type } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import type { BraunTracer } from './ssa-builder-trace.js';
+import { MarkerLookup } from './ssa-builder-marker.js';
 
 export interface SSABuilderOptions {
   /** The predecessors of a block, one entry per CFG edge (default: read from the branches in the IR). */
@@ -78,6 +79,9 @@ export interface SSABuilderOptions {
   shortcut?: ((block: BasicBlock, variable: number) => BasicBlock | null) | null;
   /** Receives every step of the construction (ssa-builder-trace.ts); null: no cost. */
   tracer?: BraunTracer | null;
+  /** How a lookup crosses a join: 'phi-first' (Algorithm 2, a phi before the operands; default) or
+   *  'marker' (§3.3, ssa-builder-marker.ts: a phi only where predecessors disagree or a cycle returns). */
+  lookup?: 'phi-first' | 'marker';
 }
 
 export interface SSABuilderStats {
@@ -147,6 +151,7 @@ export class SSABuilder {
   private chain: BasicBlock[] = [];
   private chainLen = 0;
   private readonly phiWork: Instruction[] = [];
+  private readonly marker: MarkerLookup | null = null;
 
   constructor(fn: Function, opts: SSABuilderOptions = {}) {
     this.fn = fn;
@@ -172,6 +177,14 @@ export class SSABuilder {
     this.visit = new Int32Array(nb);
     this.idBase = fn.instIdBound;
     this.flags = new Uint8Array(16);
+    if (opts.lookup === 'marker') {
+      const incomplete = (v: number, b: BasicBlock): Instruction => this.addIncomplete(b.id, v, this.newPhi(v, b), true);
+      this.marker = new MarkerLookup({
+        def: (v, b) => this.lookup(v, this.blockId(b)), setDef: (v, b, val) => this.setDef(v, b.id, val), sealed: (b) => this.isSealed(b), preds: (b) => this.predsOf(b), incomplete,
+        newPhi: (v, b) => this.newPhi(v, b), complete: (phi) => this.completePhi(phi), undef: (v) => UndefValue.get(this.types[v]), resolve: (v) => this.resolve(v),
+        operand: this.tracer === null ? null : (phi, v, p) => this.tracer!.operand(this, phi, v, p), trace: this.tracer === null ? null : this.tracer.markerTrace(this),
+      });
+    }
   }
 
   // ---- the API ------------------------------------------------------------------------------
@@ -209,8 +222,7 @@ export class SSABuilder {
     const d = this.lookup(variable, this.blockId(block));
     if (this.tracer !== null) this.tracer.read(this, variable, block, d === null ? null : this.resolve(d));
     if (d !== null) return d;
-    const base = this.nFrames;
-    const r = this.drive(base, this.descend(variable, block));
+    const r = this.marker !== null ? this.marker.read(variable, block) : this.drive(this.nFrames, this.descend(variable, block));
     if (this.tracer !== null) this.tracer.readDone(this, variable, block, r);
     return r;
   }
@@ -236,8 +248,11 @@ export class SSABuilder {
       const en = pending[k];
       const phi = this.incPhi[en];
       this.incPhi[en] = null as unknown as Instruction;
-      const f = this.pushFrame(phi, this.incVar[en], block, preds, this.chainLen, false);
-      void f;
+      if (this.marker !== null) {
+        this.marker.completeIncomplete(phi, this.incVar[en], preds);
+        continue;
+      }
+      this.pushFrame(phi, this.incVar[en], block, preds, this.chainLen, false);
       this.drive(this.nFrames - 1, null);
     }
   }
@@ -476,7 +491,9 @@ export class SSABuilder {
     return phi;
   }
 
-  private addIncomplete(blockId: number, variable: number, phi: Instruction): void {
+  /** Records incomplete `phi` of `block`; with `define`, also as the variable's definition there. */
+  private addIncomplete(blockId: number, variable: number, phi: Instruction, define = false): Instruction {
+    if (define) this.setDef(variable, blockId, phi);
     const e = this.incCount++;
     if (e === this.incVar.length) {
       const v2 = new Int32Array(e * 2);
@@ -490,6 +507,7 @@ export class SSABuilder {
     this.incPhi[e] = phi;
     this.incNext[e] = this.incHead[blockId];
     this.incHead[blockId] = e;
+    return phi;
   }
 
   private predsOf(block: BasicBlock): readonly BasicBlock[] {
