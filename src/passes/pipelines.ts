@@ -77,7 +77,7 @@ const O2: PipelineStep[] = [
       { pass: 'indvars', why: 'canonical induction variables, exit values, test replacement and widening' },
       { pass: 'loop-deletion', why: 'loops whose whole computation is known at compile time, and dead finite loops, go' },
       { pass: 'loop-idiom', why: 'fill and copy loops become memset and memcpy' },
-      { pass: 'loop-unroll', why: 'constant-trip loops, now in canonical form, are unrolled' },
+      { pass: 'loop-unroll', why: "constant-trip loops, now in canonical form, are unrolled, whole nests too, inner loops first (LLVM's LoopFullUnrollPass, after loop-deletion)" },
       { pass: 'sroa', why: 'array indices became constants after unrolling (LLVM: SROA after full unroll)' },
       { pass: 'gvn', why: 'global redundancy elimination over the simplified loops (loads included)' },
       { pass: 'dse', why: 'dead stores after GVN has forwarded what they fed (LLVM: DSE after GVN and MemCpyOpt)' },
