@@ -68,7 +68,7 @@ const O2: PipelineStep[] = [
       { pass: 'sccp', why: 'constant arguments propagated through the inlined code' },
       { pass: 'early-cse', why: 'cheap redundancy elimination before the loop passes' },
       { pass: 'jump-threading', why: 'thread branches whose outcome a predecessor decides' },
-      { pass: 'correlated-propagation', why: 'a phi entry decided by the branch on its edge (LLVM: CorrelatedValuePropagation after JumpThreading)' },
+      { pass: 'correlated-propagation', why: 'a phi entry decided by the branch on its edge, compares decided by the ranges of their operands (LLVM: CorrelatedValuePropagation after JumpThreading)' },
       { pass: 'simplifycfg', why: 'jump threading leaves forwarding blocks' },
       { pass: 'tailcallelim', why: 'self-recursive tail calls become loops, which the loop passes then see' },
       { pass: 'loop-simplify', why: 'preheaders, one latch, dedicated exits: the form every loop pass expects' },
