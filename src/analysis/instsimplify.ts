@@ -262,6 +262,9 @@ function simplifyIntBinOp(op: Opcode, a: Value, b: Value, flags: number, t: Type
       // (x | y) & x -> x ; x & (x | y) -> x
       if (isInst(a) && a.op === Opcode.Or && (a.ops[0].value === b || a.ops[1].value === b)) return b;
       if (isInst(b) && b.op === Opcode.Or && (b.ops[0].value === a || b.ops[1].value === a)) return a;
+      // idempotence: (x & y) & y -> x & y ; y & (x & y) -> x & y (LLVM: simplifyAssociativeBinOp)
+      if (isInst(a) && a.op === Opcode.And && (a.ops[0].value === b || a.ops[1].value === b)) return a;
+      if (isInst(b) && b.op === Opcode.And && (b.ops[0].value === a || b.ops[1].value === a)) return b;
       // a mask covering every bit x may have
       if (isCInt(b)) {
         const r = knownRange(a);
@@ -279,6 +282,9 @@ function simplifyIntBinOp(op: Opcode, a: Value, b: Value, flags: number, t: Type
       // (x & y) | x -> x ; x | (x & y) -> x
       if (isInst(a) && a.op === Opcode.And && (a.ops[0].value === b || a.ops[1].value === b)) return b;
       if (isInst(b) && b.op === Opcode.And && (b.ops[0].value === a || b.ops[1].value === a)) return a;
+      // idempotence: (x | y) | y -> x | y ; y | (x | y) -> x | y (LLVM: simplifyAssociativeBinOp)
+      if (isInst(a) && a.op === Opcode.Or && (a.ops[0].value === b || a.ops[1].value === b)) return a;
+      if (isInst(b) && b.op === Opcode.Or && (b.ops[0].value === a || b.ops[1].value === a)) return b;
       return null;
     }
     case Opcode.Xor: {

@@ -7,7 +7,7 @@
  */
 import { describe, it } from 'vitest';
 import { hasLlvm, LLVM_MISSING } from '../helpers/llvm.js';
-import { checkRandomPipelines } from '../passes/cfg-loop-properties.js';
+import { checkRandomPipelines, NEST_POOL } from '../passes/cfg-loop-properties.js';
 
 if (!hasLlvm()) console.warn(LLVM_MISSING);
 const RUNS = Number(process.env.SSAKIT_CFG_FUZZ_RUNS ?? 2000);
@@ -18,5 +18,8 @@ const SEED = process.env.SSAKIT_CFG_FUZZ_SEED === undefined ? undefined : Number
 describe.runIf(hasLlvm())('control-flow and loop passes: random pipelines (fuzz)', () => {
   it(`${RUNS} pipelines over ${PROGRAMS} medium programs`, async () => {
     await checkRandomPipelines({ numRuns: RUNS, programs: PROGRAMS, firstSeed: 5000, size: 'medium', computedGotos: 'some', seed: SEED });
+  }, 6 * 3600_000);
+  it(`${Math.ceil(RUNS / 4)} loop-nest unrolling pipelines over ${PROGRAMS} medium programs`, async () => {
+    await checkRandomPipelines({ numRuns: Math.ceil(RUNS / 4), programs: PROGRAMS, firstSeed: 7000, size: 'medium', computedGotos: 'some', seed: SEED, pool: NEST_POOL });
   }, 6 * 3600_000);
 });

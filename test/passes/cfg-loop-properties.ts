@@ -24,6 +24,7 @@ export const PASS_POOL = [
   'indvars<exit-values=always>',
   'loop-unroll',
   'loop-unroll<threshold=100>',
+  'loop-unroll<nest-threshold=2000>',
   'loop-idiom',
   'loop-deletion',
   'correlated-propagation',
@@ -62,12 +63,19 @@ function run(text: string): { out: string; code: number } {
 }
 
 /** Checks `numRuns` random (program, pipeline) pairs; programs come from a pool of `programs` seeds. */
-export async function checkRandomPipelines(opts: { numRuns: number; programs: number; firstSeed: number; size: 'small' | 'medium'; seed?: number; computedGotos?: ComputedGotoChoice }): Promise<void> {
+/**
+ * The loop-nest slice: steps that put loops in unrolling form and the full unrolling of whole
+ * nests (LLVM's LoopFullUnrollPass on loops with inner loops), with a generous nest threshold
+ * so the nests of generated programs are unrolled, and the clean-ups that fold the copies.
+ */
+export const NEST_POOL = ['loop-simplify,loop-rotate', 'loop-unroll<nest-threshold=2000>', 'loop-unroll', 'indvars', 'instcombine', 'sccp', 'simplifycfg', 'gvn', 'sroa', 'licm', 'loop-deletion'];
+
+export async function checkRandomPipelines(opts: { numRuns: number; programs: number; firstSeed: number; size: 'small' | 'medium'; seed?: number; computedGotos?: ComputedGotoChoice; pool?: readonly string[] }): Promise<void> {
   const baseline = new Map<number, { out: string; code: number }>();
   await fc.assert(
     fc.asyncProperty(
       fc.integer({ min: opts.firstSeed, max: opts.firstSeed + opts.programs - 1 }),
-      fc.array(fc.constantFrom(...PASS_POOL), { minLength: 1, maxLength: 8 }),
+      fc.array(fc.constantFrom(...(opts.pool ?? PASS_POOL)), { minLength: 1, maxLength: 8 }),
       async (seed, passes) => {
         // let the worker answer vitest's RPC between runs
         await new Promise((r) => setImmediate(r));

@@ -170,6 +170,35 @@ describe('gvn: loads', () => {
     expect(statOf(pm, 'gvn', 'loads turned into phis')).toBe(2);
     expect(statOf(pm, 'gvn', 'loads deleted')).toBe(6);
   });
+  it('a volatile load orders only against what it may alias (LLVM MemoryDependence; opt-19 -passes=gvn forwards @f too, and even takes the volatile load in @same as the value, which we do not)', () => {
+    const ir = `@a = internal global ptr null
+@b = internal global ptr null
+@c = internal global i32 0
+define i32 @f() {
+  store ptr @c, ptr @a
+  %v = load volatile ptr, ptr @b
+  %p = load ptr, ptr @a
+  %x = load i32, ptr %p
+  ret i32 %x
+}
+define ptr @same() {
+  store ptr @c, ptr @a
+  %v = load volatile ptr, ptr @a
+  %p = load ptr, ptr @a
+  ret ptr %p
+}
+define ptr @atomic() {
+  store ptr @c, ptr @a
+  %v = load atomic ptr, ptr @b seq_cst, align 8
+  %p = load ptr, ptr @a
+  ret ptr %p
+}`;
+    // another location: forwarded past it (the volatile load itself stays)
+    expect(bodyAfter(ir, 'gvn', 'f')).toEqual(['store ptr @c, ptr @a', '%v = load volatile ptr, ptr @b', '%x = load i32, ptr @c', 'ret i32 %x']);
+    // the same location, or an atomic load: kept
+    expect(bodyAfter(ir, 'gvn', 'same')).toContain('%p = load ptr, ptr @a');
+    expect(bodyAfter(ir, 'gvn', 'atomic')).toContain('%p = load ptr, ptr @a');
+  });
   it('a store on one path only blocks the dominating value', () => {
     const ir = `declare void @ext()
 define i32 @f(ptr %p, i1 %c) {

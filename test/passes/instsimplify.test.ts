@@ -181,6 +181,18 @@ describe('algebraic identities (existing values only)', () => {
     it(name, () => expect(fn()).toBe(want));
   }
 
+  it('idempotence: (x | y) | y and y & (x & y) return the inner operation (LLVM: simplifyAssociativeBinOp)', () => {
+    const o = bin(Opcode.Or, x, y);
+    expect(simplifyBinOp(Opcode.Or, o, y)).toBe(o);
+    expect(simplifyBinOp(Opcode.Or, x, o)).toBe(o);
+    expect(simplifyBinOp(Opcode.Or, o, arg(i32, 'z'))).toBeNull();
+    const a = bin(Opcode.And, x, y);
+    expect(simplifyBinOp(Opcode.And, y, a)).toBe(a);
+    expect(simplifyBinOp(Opcode.And, a, x)).toBe(a);
+    // not for xor: (x ^ y) ^ y is x
+    expect(simplifyBinOp(Opcode.Xor, bin(Opcode.Xor, x, y), y)).toBe(x);
+  });
+
   it('a mask covering all bits of a zext returns the zext', () => {
     const z = new Instruction(Opcode.ZExt, i32, [arg(i8)]);
     expect(simplifyBinOp(Opcode.And, z, c(i32, 255))).toBe(z);

@@ -2,7 +2,8 @@
  * instcombine rules for and, or and xor (LLVM's InstCombineAndOrXor.cpp): constants
  * reassociated, `not (icmp p a b)` → `icmp !p a b`, and a logic op of `ext i1 c` with a
  * constant as a select; `and x, C` by the bits C demands (demanded-bits.ts); rotates and
- * funnel shifts by constants (funnel-shift.ts).
+ * funnel shifts by constants (funnel-shift.ts); and/or recurrences on an invariant
+ * (idempotent-recurrence.ts).
  */
 import { ConstantInt } from '../../ir/constants.js';
 import { Instruction } from '../../ir/instruction.js';
@@ -14,6 +15,7 @@ import { ci, binaryParts, boolExtBinop } from './helpers.js';
 import type { InstCombiner } from './combiner.js';
 import { andIsRedundant, narrowMaskedBinOp, simplifyDemandedOperands } from './demanded-bits.js';
 import { matchFunnelShift } from './funnel-shift.js';
+import { foldIdempotentRecurrence } from './idempotent-recurrence.js';
 
 export function combineAndOrXor(ic: InstCombiner, i: Instruction): Value | null {
   const { t, w, bc, ai } = binaryParts(i);
@@ -31,6 +33,11 @@ export function combineAndOrXor(ic: InstCombiner, i: Instruction): Value | null 
         const r = andIsRedundant(i) ?? narrowMaskedBinOp(i, ic.sink);
         if (r !== null) return r;
         if (simplifyDemandedOperands(i, ic.sink)) return i;
+      }
+      // op (phi [s], [op(phi, x)]), x -> op s, x for and/or (idempotent-recurrence.ts)
+      if (i.op !== Opcode.Xor) {
+        const r = foldIdempotentRecurrence(ic, i);
+        if (r !== null) return r;
       }
       // or (shl X, C), (lshr Y, W-C) -> fshl X, Y, C (funnel-shift.ts)
       if (i.op === Opcode.Or && bc === null) {

@@ -73,7 +73,7 @@ export class InstCombiner {
   constructor(
     fn: Function,
     private readonly reachable: (bb: BasicBlock) => boolean,
-    private readonly dominatesPhi: (v: Value, bb: BasicBlock) => boolean,
+    readonly dominatesPhi: (v: Value, bb: BasicBlock) => boolean,
     readonly opts: InstCombineOptions,
   ) {
     this.queued = new Uint8Array(fn.instIdBound + 64);

@@ -6,7 +6,7 @@
  * unrolling of longer ones by a factor that divides their trip count.
  *
  * A loop is unrolled when
- *  - it is innermost, in LoopSimplify form (`simplifyLoops` runs first: a preheader, one
+ *  - it is innermost (or, completely only, a nest: below), in LoopSimplify form (`simplifyLoops` runs first: a preheader, one
  *    latch, dedicated exits) and rotated: the latch is the only exiting block and ends in
  *    `br i1 %c, label %header, label %exit` (or the successors swapped);
  *  - %c is `icmp pred A, K` (either operand order) where K is a constant and A is a basic IV
@@ -39,8 +39,9 @@
  * instcombine/sccp to fold.
  *
  * Invariants: every loop is read from the IR (blocks, phis, terminators) after one
- * LoopSimplify and one LoopInfo; innermost loops are disjoint and unrolling one touches only
- * its own blocks, its exit's phis and uses after it, so the other candidates stay valid.
+ * LoopSimplify and one LoopInfo; the loops changed in one run are disjoint (a nest is taken
+ * only when no loop inside it is) and unrolling one touches only its own blocks, its exit's
+ * phis and uses after it, so the other candidates stay valid.
  * Iterative throughout (no recursion), cost O(copies × loop size) per loop.
  * Where the IV reader gives up (a step other than one against `ne`, a test on another
  * recurrence), a constant backedge-taken count from scalar evolution gives the trip count.
@@ -52,9 +53,16 @@
  * A loop not unrolled completely whose tests on an IV change outcome only in the first ≤
  * `peel-count` iterations gets those peeled in front, the tests constant after
  * (src/transforms/utils/loop-peel.ts).
- * Not done: loops with several exits or exiting blocks other than the latch, outer
- * loops in the same run (they become innermost once their inner loops are gone: a later run
- * sees them).
+ * Nests (LLVM's LoopFullUnrollPass visits every loop of a nest, innermost first): a loop with
+ * inner loops, none of which changes in this run, whose latch is its only exiting block and
+ * whose trip count is constant, is unrolled completely when trip count × instructions of the
+ * whole nest ≤ `nest-threshold` (default 300): the inner loops are cloned whole, one nest per
+ * copy, and each copy sees its own constant outer IV (loads from constant arrays at
+ * IV-indexed offsets then fold, a later run may unroll the copies of the inner loops). The
+ * estimate is the plain size, as LLVM's for a non-innermost loop (its analyzeLoopUnrollCost,
+ * which credits what folds, looks at innermost loops only), so a nest that does not simplify
+ * grows by at most the threshold. Never partially, peeled or at run time.
+ * Not done: loops with several exits or exiting blocks other than the latch.
  */
 import type { Function } from '../../ir/function.js';
 import { evalICmp } from '../../analysis/constant-folding.js';
@@ -89,9 +97,14 @@ export interface LoopUnrollOptions {
   runtimeCount: number;
   /** Peeling: most iterations peeled to make tests in the loop constant (0: none). */
   maxPeel: number;
+  /**
+   * Complete unrolling of a loop with inner loops (the whole nest cloned): largest unrolled
+   * size, trip count × instructions of the nest (0: innermost loops only).
+   */
+  nestThreshold: number;
 }
 
-export const DEFAULT_LOOP_UNROLL_OPTIONS: LoopUnrollOptions = { threshold: 400, maxTripCount: 256, partialThreshold: 150, maxPartialCount: 8, runtimeCount: 0, maxPeel: 3 };
+export const DEFAULT_LOOP_UNROLL_OPTIONS: LoopUnrollOptions = { threshold: 400, maxTripCount: 256, partialThreshold: 150, maxPartialCount: 8, runtimeCount: 0, maxPeel: 3, nestThreshold: 300 };
 
 /**
  * The number of times the body runs (≥ 1: the loop is bottom-tested), found by simulating the
@@ -158,7 +171,7 @@ function runtimeCount(size: number, o: LoopUnrollOptions): number {
   return k;
 }
 
-/** Fully unrolls the innermost loops of `fn` with small constant trip counts (LoopSimplify first). */
+/** Unrolls the loops of `fn` with constant trip counts, peels and runtime-unrolls innermost ones (LoopSimplify first). */
 export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {}, cached?: LoopInfo, trace: ((line: string) => void) | null = null): LoopUnrollStats {
   const o: LoopUnrollOptions = { ...DEFAULT_LOOP_UNROLL_OPTIONS, ...opts };
   const s = simplifyLoops(fn, cached);
@@ -169,10 +182,17 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
   let se: ScalarEvolution | undefined;
   const runtime: { shape: Shape; k: number; btc: SCEV }[] = [];
   const peels: { shape: Shape; plan: PeelPlan }[] = [];
-  for (const l of li.loops) {
-    if (l.subLoops.length > 0) continue;
+  // inner loops first (reverse preorder of the loop tree), as LLVM's LoopFullUnrollPass
+  // visits them: a loop with inner loops is considered only when none of them changes in
+  // this run (they stay as they are inside each copy), and only for complete unrolling
+  const picked = new Uint8Array(li.loops.length);
+  const pickedInside = (l: Loop): boolean => picked.subarray(l.index + 1, l.subtreeEnd).includes(1);
+  for (let n = li.loops.length - 1; n >= 0; n--) {
+    const l = li.loops[n];
+    const nest = l.subLoops.length > 0;
+    if (nest && (o.nestThreshold <= 0 || pickedInside(l))) continue;
     const name = li.cfg.blockOf(l.header)!.name;
-    const shape = readShape(l, li);
+    const shape = readShape(l, li, nest);
     if (typeof shape === 'string') {
       trace?.(`loop-unroll: %${name}: ${shape}`);
       continue;
@@ -182,7 +202,7 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
       continue;
     }
     const iv = readCountedIV(shape.header, shape.preheader, shape.latch);
-    const limit = Math.min(o.maxTripCount, Math.floor(o.threshold / Math.max(1, shape.size)));
+    const limit = Math.min(o.maxTripCount, Math.floor((nest ? o.nestThreshold : o.threshold) / Math.max(1, shape.size)));
     let trip = iv === null ? null : constantTripCount(iv, limit);
     // the IV reader's simulation first (it knows exact counts of any width); scalar
     // evolution where it gives up
@@ -190,8 +210,13 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
     const fromSE = trip === null && closed === null ? scevTripCount((se ??= new ScalarEvolution(fn, li, li.domTree)), l) : null;
     if (trip === null && fromSE !== null && fromSE <= BigInt(limit)) trip = Number(fromSE);
     if (trip !== null) {
-      trace?.(`loop-unroll: %${name}: trip count ${trip}, ${shape.size} instructions: unrolled`);
+      trace?.(`loop-unroll: %${name}: trip count ${trip}, ${shape.size} instructions${nest ? ` with ${l.subLoops.length} inner loop(s)` : ''}: unrolled`);
       todo.push({ shape, trip, partial: false });
+      picked[l.index] = 1;
+      continue;
+    }
+    if (nest) {
+      trace?.(`loop-unroll: %${name}: loop nest without a constant trip count ≤ ${limit}`);
       continue;
     }
     // a test that changes its outcome only in the first iterations: those run in front (LLVM
@@ -200,6 +225,7 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
     if (plan !== null && plan.k * shape.size <= o.partialThreshold) {
       trace?.(`loop-unroll: %${name}: ${plan.tests.length} test(s) constant after ${plan.k} iteration(s): peeled`);
       peels.push({ shape, plan });
+      picked[l.index] = 1;
       continue;
     }
     const count = partialCount(closed ?? fromSE, shape.size, o);
@@ -211,6 +237,7 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
       if (btc !== null && btc.kind !== SK.Const && expansionCost(btc) <= RUNTIME_BUDGET && dominatesPoint(btc, shape.header, li.domTree)) {
         trace?.(`loop-unroll: %${name}: ${shape.size} instructions, trip count unknown until run time: unrolled by ${k} with a remainder loop`);
         runtime.push({ shape, k, btc });
+        picked[l.index] = 1;
         continue;
       }
       trace?.(`loop-unroll: %${name}: no constant trip count ≤ ${limit}, none that ${shape.size} instructions can be unrolled by`);
@@ -218,6 +245,7 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
     }
     trace?.(`loop-unroll: %${name}: ${shape.size} instructions, trip count a multiple of ${count}: unrolled by ${count}`);
     todo.push({ shape, trip: count, partial: true });
+    picked[l.index] = 1;
   }
   // the trip counts are expanded before any loop changes (an unknown of one may be a value of
   // another loop, which unrolling that loop renames for the uses after it, these included)
@@ -233,7 +261,7 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
 
 export const loopUnrollPass = definePass({
   name: 'loop-unroll',
-  description: 'unroll innermost loops with a constant trip count: fully when small, else partially by a divisor of it',
+  description: 'unroll loops with a constant trip count: fully when small (nests too), else innermost ones partially by a divisor of it',
   params: {
     threshold: param.int('threshold', DEFAULT_LOOP_UNROLL_OPTIONS.threshold, 'largest unrolled size (trip count × loop instructions) unrolled fully'),
     maxTripCount: param.int('max-trip-count', DEFAULT_LOOP_UNROLL_OPTIONS.maxTripCount, 'largest trip count simulated'),
@@ -241,6 +269,7 @@ export const loopUnrollPass = definePass({
     maxPartialCount: param.int('max-partial-count', DEFAULT_LOOP_UNROLL_OPTIONS.maxPartialCount, 'most copies when unrolling partially (below 2: none)'),
     runtimeCount: param.int('runtime-count', DEFAULT_LOOP_UNROLL_OPTIONS.runtimeCount, 'most copies when unrolling a symbolic trip count around a remainder loop, a power of two (below 2: none)'),
     maxPeel: param.int('peel-count', DEFAULT_LOOP_UNROLL_OPTIONS.maxPeel, 'most iterations peeled to make tests on an IV constant (0: none)'),
+    nestThreshold: param.int('nest-threshold', DEFAULT_LOOP_UNROLL_OPTIONS.nestThreshold, 'largest unrolled size (trip count × instructions of the nest) of a loop with inner loops unrolled fully (0: innermost loops only)'),
   },
   run(fn, ctx, opts) {
     const r = unrollLoops(fn, opts, ctx.analyses.get(LoopAnalysis), ctx.trace);

@@ -18,6 +18,7 @@ import { Instruction } from '../../ir/instruction.js';
 import { Opcode, Pred } from '../../ir/opcodes.js';
 import { ValueKind, type Value } from '../../ir/value.js';
 import { definePass } from '../../pm/define-pass.js';
+import { foldRangeCompares } from './correlated-compares.js';
 
 /** The constant `v` has on the edge `from -> to`, if the branch there decides it. */
 function constantOnEdge(v: Value, from: Instruction, toIsTrue: boolean): Value | null {
@@ -52,11 +53,14 @@ export function propagateEdgeConstants(fn: Function): number {
 
 export const correlatedPropagationPass = definePass({
   name: 'correlated-propagation',
-  description: 'phi entries decided by the branch on their edge become constants',
+  description: 'phi entries decided by the branch on their edge become constants; compares decided by the ranges of their operands fold',
   local: true,
   run(fn, ctx) {
     const n = propagateEdgeConstants(fn);
     if (n) ctx.stat('phi entries made constant', n);
-    return { changed: n > 0, preserved: n > 0 ? 'cfg' : 'all' };
+    // compares the operands' ranges decide (correlated-compares.ts)
+    const c = foldRangeCompares(fn);
+    if (c) ctx.stat('compares folded by ranges', c);
+    return { changed: n + c > 0, preserved: n + c > 0 ? 'cfg' : 'all' };
   },
 });

@@ -245,7 +245,11 @@ export class GVN {
         return CLOBBER;
       }
       case Opcode.Load: {
-        if (i.flags & (Flag.Volatile | Flag.Atomic)) return CLOBBER;
+        if (i.flags & Flag.Atomic) return CLOBBER;
+        // a volatile load is ordered only against volatile accesses (LLVM's MemoryDependence:
+        // "volatile doesn't imply any special ordering" for a non-volatile query): a load of
+        // a location it cannot alias passes it
+        if (i.flags & Flag.Volatile) return this.aa.aliasDecomposed(i.ops[0].value, storeSize(i.type), q.ptr, q.dec, q.size) === 'no' ? NONE : CLOBBER;
         if (i === q.load) {
           q.skippedSelf = true;
           return NONE;

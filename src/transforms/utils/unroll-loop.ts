@@ -4,9 +4,11 @@
  * (loop-unroll-runtime.ts): what loop shape qualifies, and the cloning. The reasoning for
  * why it is sound is in src/transforms/loop/loop-unroll.ts.
  *
- * Invariants: the loop is innermost, in LoopSimplify form, and its latch is its only exiting
- * block with a dedicated exit; copies are chained in a row and only the last keeps the exit;
- * iterative throughout, cost O(copies × loop size).
+ * Invariants: the loop is in LoopSimplify form and its latch is its only exiting block with a
+ * dedicated exit; it is innermost, or (complete unrolling of a nest, `nest`) its inner loops,
+ * whose blocks are its blocks too, are cloned whole with it, each copy a nest of its own;
+ * copies are chained in a row and only the last keeps the exit; iterative throughout, cost
+ * O(copies × loop size).
  */
 import { BasicBlock } from '../../ir/basic-block.js';
 import type { Function } from '../../ir/function.js';
@@ -28,9 +30,13 @@ export interface Shape {
   size: number;
 }
 
-/** The shape of innermost loop `l`, or why it cannot be unrolled. */
-export function readShape(l: Loop, li: LoopInfo): Shape | string {
-  if (l.subLoops.length > 0) return 'not innermost';
+/**
+ * The shape of loop `l`, or why it cannot be unrolled: an innermost loop, or with `nest` a
+ * loop with inner loops (whose exits into `l` need nothing: they are cloned with it; an
+ * exit of an inner loop that leaves `l` too makes `l` exit other than at its latch).
+ */
+export function readShape(l: Loop, li: LoopInfo, nest = false): Shape | string {
+  if (l.subLoops.length > 0 && !nest) return 'not innermost';
   const cfg = li.cfg;
   const header = cfg.blockOf(l.header)!;
   const phId = l.preheader();
