@@ -200,7 +200,7 @@ function underline(errors: { line: number; col: number; message: string }[]): vo
 }
 
 /** Where the time of the last compile went (the bench reads it). */
-const timing = { requested: 0, replied: 0, rendered: 0, worker: 0, merge: 0 };
+const timing = { requested: 0, replied: 0, rendered: 0, worker: 0, merge: 0, parts: {} as Record<string, number> };
 (window as unknown as { __ssakitTiming: typeof timing }).__ssakitTiming = timing;
 
 /**
@@ -231,7 +231,11 @@ async function compileNow(): Promise<void> {
   const lang = langSel.value as Lang;
   let r: CompileReply;
   timing.requested = performance.now();
-  const req = { kind: 'compile', source: editor.state.doc.toString(), lang, ssa: ssaSel.value as SsaMode, pipeline: pipelineText() } as const;
+  // the step shown for the last program: most edits keep the pipeline's shape, and the worker
+  // then prints that step's IR while compiling (no replay, see session.ts)
+  const prev = result?.shown?.step;
+  const hint = prev !== undefined && result !== null ? { step: prev, pass: result.steps[prev].pass, fn: result.steps[prev].fn } : undefined;
+  const req = { kind: 'compile', source: editor.state.doc.toString(), lang, ssa: ssaSel.value as SsaMode, pipeline: pipelineText(), hint } as const;
   try {
     r = await compiler.request<CompileReply>(req);
   } catch (e) {
@@ -241,6 +245,7 @@ async function compileNow(): Promise<void> {
   if (gen !== compileGeneration || compileAgain) return; // a newer edit is on its way
   timing.replied = performance.now();
   timing.worker = r.ms;
+  timing.parts = r.timing ?? {};
   underline(r.errors);
   pipelineInput.classList.toggle('invalid', r.pipelineError !== undefined);
   if (r.pipelineError !== undefined) {
