@@ -5,16 +5,109 @@
  *      gzip would send it), split into what loads before the first graph and Graphviz's
  *      chunk, which the worker imports only when it draws the first graph;
  *   2. edit to updated pipeline view: examples/sort.sy at -O2, an edit made in the editor
- *      (the size of the array a, so that every step's IR changes) until the pipeline view is redrawn (debounce, worker compile + every pass with IR
- *      snapshots, message, DOM), median and worst of 15 edits; then the time from an edit
- *      to the graph drawn beside it (Graphviz, in its own worker).
+ *      (the size of the array a, so that every step's IR changes) until the pipeline view is
+ *      redrawn and painted (debounce, worker compile, message, DOM), median and p90 of 15
+ *      edits, and the time from an edit to the graph drawn beside it (Graphviz, in its own
+ *      worker); then the same on a fresh sample of generated SysY programs (random seed,
+ *      printed; `--seed=S --programs=N` repeats a run). The CPU the page's threads used per
+ *      edit is read from /proc, since the machine's load moves the wall-clock figures.
  *
  * Targets (issue #23): <= 400 KB gzipped before the first graph; an edit updates in <= 200 ms.
- * Run: npm run bench:playground
+ * Run: npm run bench:playground [-- --seed=S --programs=N --verbose]
  */
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { CHROMIUM, SKIP_REASON, startSite } from '../test/web/harness.js';
+import type { Page } from 'playwright-core';
+import { generateSysYProgram } from '../src/fuzz/sysy-gen.js';
+import { CHROMIUM, SKIP_REASON, pipelineVersion, setEditorText, startSite, waitCompiled, waitGraph } from '../test/web/harness.js';
+import { cpuSince, rendererThreadCpu } from './thread-cpu.js';
+
+/** One edit: its latencies (ms) and where the time went. */
+interface Edit {
+  /** edit -> pipeline view drawn and the next frame painted */
+  ms: number;
+  /** edit -> graph drawn beside it */
+  graph: number;
+  /** the page's timing marks: edit to compile request (debounce), request to reply, reply to view drawn */
+  wait: number;
+  roundTrip: number;
+  render: number;
+  merge: number;
+  /** the worker's own account (ms): compile in all, and its parts */
+  worker: number;
+  parts: Record<string, number>;
+}
+interface EditRun {
+  edits: Edit[];
+  /** CPU (ms) per kind of thread over the whole run (see thread-cpu.ts) */
+  cpu: Map<string, number>;
+}
+
+/**
+ * `n` edits of the editor's text, each a one-character change after `needle` (its first or
+ * last occurrence), each waited for until the graph beside the view is drawn (a user who
+ * edits and looks), then 100 ms more.
+ */
+async function editRun(page: Page, at: { needle: string; last: boolean }, n: number): Promise<EditRun> {
+  const edits: Edit[] = [];
+  const c0 = rendererThreadCpu();
+  for (let k = 0; k < n; k++) {
+    const t = await page.evaluate(
+      async ({ k, needle, last }) => {
+        const ed = (window as unknown as { __ssakitEditor: { state: { doc: { toString(): string } }; dispatch(tr: unknown): void } }).__ssakitEditor;
+        const text = ed.state.doc.toString();
+        const pos = (last ? text.lastIndexOf(needle) : text.indexOf(needle)) + needle.length;
+        const v0 = Number(document.body.dataset.pipelineVersion);
+        const graph = document.getElementById('graph')!;
+        const t0 = performance.now();
+        ed.dispatch({ changes: { from: pos, to: pos + 1, insert: String((k + 1) % 10) } });
+        // until the view is drawn and the next frame painted (a MutationObserver sees the
+        // version bump in the task that drew the view; the frame after it is what the user sees)
+        let viewMs = 0;
+        await new Promise<void>((resolve) => {
+          // (no named functions in here: tsx would wrap them in a helper the page does not have)
+          const mo = new MutationObserver(() => {
+            if (viewMs === 0 && Number(document.body.dataset.pipelineVersion) !== v0) {
+              requestAnimationFrame(() =>
+                setTimeout(() => {
+                  viewMs = performance.now() - t0;
+                }, 0),
+              );
+            }
+            if (Number(document.body.dataset.pipelineVersion) !== v0 && graph.dataset.version === document.body.dataset.pipelineVersion) {
+              mo.disconnect();
+              requestAnimationFrame(() => setTimeout(resolve, 0));
+            }
+          });
+          mo.observe(document.body, { attributes: true, attributeFilter: ['data-pipeline-version'] });
+          mo.observe(graph, { attributes: true, attributeFilter: ['data-version'] });
+        });
+        const graphMs = performance.now() - t0;
+        const tm = (window as unknown as { __ssakitTiming: { requested: number; replied: number; rendered: number; worker: number; merge: number; parts: Record<string, number> } }).__ssakitTiming;
+        return { ms: Math.round(viewMs), graph: Math.round(graphMs), wait: Math.round(tm.requested - t0), roundTrip: Math.round(tm.replied - tm.requested), render: Math.round(tm.rendered - tm.replied), merge: Math.round(tm.merge), worker: Math.round(tm.worker), parts: tm.parts ?? {} };
+      },
+      { k, needle: at.needle, last: at.last },
+    );
+    edits.push(t);
+    await page.waitForTimeout(100);
+  }
+  return { edits, cpu: cpuSince(c0, rendererThreadCpu()) };
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+function report(what: string, r: EditRun): void {
+  const ms = r.edits.map((e) => e.ms).sort((a, b) => a - b);
+  console.log(`edit -> updated pipeline view, ${what}: ${r.edits.length} edits`);
+  console.log(`  median ${pct(ms, 0.5)} ms, p90 ${pct(ms, 0.9)} ms, best ${ms[0]} ms, worst ${ms[ms.length - 1]} ms (target <= 200 ms; includes the editor's debounce, 10 ms (40 ms before 2026-11-26))`);
+  const med = (f: (e: Edit) => number) => pct(r.edits.map(f).sort((a, b) => a - b), 0.5).toFixed(0);
+  const parts = [...new Set(r.edits.flatMap((e) => Object.keys(e.parts)))].map((k) => `${k} ${med((e) => e.parts[k] ?? 0)}`).join(', ');
+  console.log(`  medians: edit to request ${med((e) => e.wait)} ms (debounce), request to reply ${med((e) => e.roundTrip)} ms (the worker's compile ${med((e) => e.worker)} ms${parts ? `: ${parts}` : ''}), drawing the view ${med((e) => e.render)} ms (merge view ${med((e) => e.merge)} ms)`);
+  const cpu = [...r.cpu].filter(([, v]) => v > 0).map(([k, v]) => `${k} ${(v / r.edits.length).toFixed(0)}`).join(', ');
+  if (cpu) console.log(`  CPU per edit, pipeline view and graph (ms, from /proc: does not grow with the machine's load): ${cpu}`);
+}
 
 if (CHROMIUM === null) {
   console.log(SKIP_REASON);
@@ -50,76 +143,36 @@ try {
   console.log(`  before the first graph: ${kb(sum(before)).trim()} KB gzipped (target <= 400 KB)`);
   console.log(`  Graphviz, loaded with the first graph: ${kb(sum(viz)).trim()} KB gzipped`);
 
-  // edit -> pipeline view, sort.sy at -O2 (the page opens on it)
-  const times: number[] = [];
-  const compileMs: number[] = [];
-  const parts: { wait: number; roundTrip: number; worker: number; render: number; merge: number }[] = [];
-  for (let k = 0; k < 15; k++) {
-    const t = await page.evaluate(async (k) => {
-      const ed = (window as unknown as { __ssakitEditor: { state: { doc: { length: number; toString(): string } }; dispatch(tr: unknown): void } }).__ssakitEditor;
-      // a real edit: the array's size changes, so the IR of every step changes
-      const text = ed.state.doc.toString();
-      const at = text.indexOf('int a[100') + 'int a[100'.length;
-      const v0 = Number(document.body.dataset.pipelineVersion);
-      const t0 = performance.now();
-      ed.dispatch({ changes: { from: at, to: at + 1, insert: String(k % 10) } });
-      // until the view is drawn and the next frame painted (a MutationObserver sees the
-      // version bump in the task that drew the view; the frame after it is what the user sees)
-      await new Promise<void>((resolve) => {
-        const mo = new MutationObserver(() => {
-          if (Number(document.body.dataset.pipelineVersion) === v0) return;
-          mo.disconnect();
-          requestAnimationFrame(() => setTimeout(resolve, 0));
-        });
-        mo.observe(document.body, { attributes: true, attributeFilter: ['data-pipeline-version'] });
-      });
-      const ms = performance.now() - t0;
-      const status = document.getElementById('status')!.textContent ?? '';
-      const tm = (window as unknown as { __ssakitTiming: { requested: number; replied: number; rendered: number; worker: number; merge: number } }).__ssakitTiming;
-      return { ms: Math.round(ms), status, wait: tm.requested - t0, roundTrip: tm.replied - tm.requested, worker: tm.worker, render: tm.rendered - tm.replied, merge: Math.round(tm.merge), painted: 0 };
-    }, k);
-    times.push(t.ms);
-    parts.push(t);
-    const m = /compiled in (\d+) ms/.exec(t.status);
-    if (m) compileMs.push(Number(m[1]));
-    await page.waitForTimeout(100);
-  }
-  const sorted = [...times].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)];
-  console.log(`edit -> updated pipeline view, examples/sort.sy at -O2 (15 edits, first one included):`);
-  console.log(`  median ${median.toFixed(0)} ms, best ${sorted[0].toFixed(0)} ms, worst ${sorted[sorted.length - 1].toFixed(0)} ms (target <= 200 ms; includes the editor's 40 ms debounce)`);
-  if (process.argv.includes('--verbose')) for (const p of parts) console.log(`  ${JSON.stringify(p)}`);
-  const med = (f: (p: (typeof parts)[0]) => number) => [...parts].map(f).sort((a, b) => a - b)[Math.floor(parts.length / 2)].toFixed(0);
-  console.log(`  medians: edit to request ${med((p) => p.wait)} ms (debounce), request to reply ${med((p) => p.roundTrip)} ms (of which compile + passes + IR snapshots in the worker ${med((p) => p.worker)} ms), drawing the view ${med((p) => p.render)} ms`);
+  // edit -> pipeline view: sort.sy at -O2 (the page opens on it), then a fresh sample
+  const sortRun = await editRun(page, { needle: 'int a[100', last: false }, 15);
+  report('examples/sort.sy at -O2', sortRun);
+  if (process.argv.includes('--verbose')) for (const p of sortRun.edits) console.log(`  ${JSON.stringify(p)}`);
   // edit -> graph drawn (the CFG of @main after the last changed step: Graphviz lays it out in
-  // its own worker, after the pipeline view); 7 edits, each waited for to the end
-  const graphTimes: number[] = [];
-  for (let k = 0; k < 7; k++) {
-    const t = await page.evaluate(async (k) => {
-      const ed = (window as unknown as { __ssakitEditor: { state: { doc: { toString(): string } }; dispatch(tr: unknown): void } }).__ssakitEditor;
-      const text = ed.state.doc.toString();
-      const at = text.indexOf('int a[100') + 'int a[100'.length;
-      const v0 = Number(document.body.dataset.pipelineVersion);
-      const t0 = performance.now();
-      ed.dispatch({ changes: { from: at, to: at + 1, insert: String((k + 3) % 10) } });
-      const graph = document.getElementById('graph')!;
-      await new Promise<void>((resolve) => {
-        // (no named functions in here: tsx would wrap them in a helper the page does not have)
-        const mo = new MutationObserver(() => {
-          const v = Number(document.body.dataset.pipelineVersion);
-          if (v !== v0 && graph.dataset.version === String(v)) {
-            mo.disconnect();
-            requestAnimationFrame(() => setTimeout(resolve, 0));
-          }
-        });
-        mo.observe(graph, { attributes: true, attributeFilter: ['data-version'] });
-      });
-      return Math.round(performance.now() - t0);
-    }, k);
-    graphTimes.push(t);
+  // its own worker, after the pipeline view)
+  const gs = sortRun.edits.map((e) => e.graph).sort((a, b) => a - b);
+  console.log(`  edit -> graph drawn (CFG of @main, ${await page.getAttribute('#graph', 'data-block-count')} blocks): median ${pct(gs, 0.5)} ms, p90 ${pct(gs, 0.9)} ms`);
+
+  // a fresh sample nobody chose: generated SysY programs (src/fuzz/sysy-gen.ts, 2 functions
+  // besides main, ~120-180 lines), each loaded into the editor, then edited: the literal of
+  // main's `int acc = 0;` changes (every step of main changes with it)
+  const seedArg = process.argv.find((a) => a.startsWith('--seed='));
+  const seed = seedArg !== undefined ? Number(seedArg.slice('--seed='.length)) : 1_000_000 + Math.floor(Math.random() * 1_000_000_000);
+  const nProg = Number(process.argv.find((a) => a.startsWith('--programs='))?.slice('--programs='.length) ?? 6);
+  const fresh: EditRun = { edits: [], cpu: new Map() };
+  let lines = 0;
+  for (let k = 0; k < nProg; k++) {
+    const src = generateSysYProgram(seed + k, { size: 'small', functions: 2, maxStmts: 4, globals: 4 });
+    lines += src.split('\n').length;
+    const v = await pipelineVersion(page);
+    await setEditorText(page, src);
+    await waitCompiled(page, v, 120_000);
+    await waitGraph(page, undefined, 120_000);
+    const r = await editRun(page, { needle: 'int acc = ', last: true }, 6);
+    fresh.edits.push(...r.edits);
+    for (const [t, ms] of r.cpu) fresh.cpu.set(t, (fresh.cpu.get(t) ?? 0) + ms);
   }
-  const gs = [...graphTimes].sort((a, b) => a - b);
-  console.log(`edit -> graph drawn (CFG of @main, ${await page.getAttribute('#graph', 'data-block-count')} blocks): median ${gs[Math.floor(gs.length / 2)]} ms, best ${gs[0]} ms, worst ${gs[gs.length - 1]} ms (7 edits)`);
+  report(`fresh sample: ${nProg} generated SysY programs (seeds ${seed}..${seed + nProg - 1}, ${Math.round(lines / nProg)} lines on average) at -O2`, fresh);
+  console.log(`  repeat with: npm run bench:playground -- --seed=${seed} --programs=${nProg}`);
 } finally {
   await site.close();
 }

@@ -34,18 +34,29 @@ export interface CompileRequest {
   lang: Lang;
   ssa: SsaMode;
   pipeline: string;
+  /**
+   * The step the page showed for the previous edit (its index, pass and function): when the
+   * new pipeline's last changed step is that one again, the worker prints its IR before while
+   * compiling instead of replaying the pipeline for it (session.ts).
+   */
+  hint?: { step: number; pass: string; fn: string };
 }
 export interface CompileReply {
   kind: 'compile';
   errors: SourceDiag[];
   /** Text of the pipeline error (a custom pipeline that does not parse). */
   pipelineError?: string;
-  initial: string;
   final: string;
   steps: PipelineStep[];
   /** Every function with a body at some step (the start's in order, then those a pass added). */
   functions: string[];
   ms: number;
+  /**
+   * Where the worker's time went (ms): the frontend or parser, the passes, recording each
+   * step (counters, the hinted step's IR), the pass manager around the passes, printing the
+   * final module, the shown step's IR (a replay when the hint missed); and the replays so far.
+   */
+  timing?: { frontend: number; passes: number; record: number; manager: number; final: number; shown: number; replays: number };
   /** The IR before and after the step the page shows first (the last that changed the IR); null when no step ran. */
   shown: StepTexts | null;
 }

@@ -3,21 +3,19 @@
  * the library directly (test/web/session.test.ts): compile a program, run its pipeline
  * recording every pass execution, and rebuild the module as it was after any step.
  *
- * What a compile keeps, and why it is cheap enough to do on every edit:
- * - the module text at the start and after every module pass that changed it (and after a
- *   function pass that added a global or a declaration): the *snapshots*;
- * - the text of a function after every function pass that changed it (`fnAfter`).
- * Unchanged executions print nothing. The module after step k is the last snapshot at or
- * before k with, for each of its functions, the text of that function's last change in
- * between spliced in (the module printer prints a function exactly as printFunction does).
- * Every function is spliced, not only the one a graph is asked for: the text must parse as
- * the module was, and a later `replace` of a function that an earlier splice touched must
- * find its text.
+ * Snapshots are lazy: a compile prints nothing of the steps in between. Printing each
+ * changed function after every pass that changed it (and the whole module once metadata is
+ * in play) took as long as the passes themselves, on every edit, for views of steps the user
+ * mostly never opens. Instead the session keeps the compile's inputs and, when a step's IR is
+ * asked for, compiles again and replays the pipeline up to that step (the passes are
+ * deterministic: the replay checks that each execution is the recorded one), printing the
+ * module at the steps asked for and the few around them, which are kept for the next request.
  *
- * The compile reply carries each step's name, function, flag, time and counters, but the
- * IR before and after only of the step the page shows first; the page asks for another
- * step's texts when it is selected (`stepTexts`). Cloning every step's IR into the reply
- * cost more than the passes.
+ * The compile's own reply needs one step's IR, the step the page shows first (the last that
+ * changed the IR). Its IR after is the final IR (nothing changed after it). Its IR before is
+ * printed during the compile when the page's hint (the step it showed for the previous edit:
+ * index, pass and function) turns out right, which it is for an edit that keeps the shape of
+ * the pipeline; otherwise one replay gets it.
  */
 import {
   SourceError,
@@ -31,46 +29,66 @@ import {
   parsePipeline,
   printFunction,
   printModule,
-  runModule,
   traceFrontier,
   traceIdf,
   traceMem2Reg,
   traceAlgorithm,
   type Function,
   type Module,
+  type PipelineNode,
 } from '../../src/core.js';
 import type { CompileReply, CompileRequest, GraphKind, PipelineStep, RunReply, RunRequest, RunSide, StepTexts, TraceEvent, TraceReply, TraceRequest } from './protocol.js';
 
-interface Snapshot {
-  step: number;
-  text: string;
-  /** Each function with a body, in module order, and its text in `text`. */
-  fnText: Map<string, string>;
-}
-
 interface Compiled {
-  snapshots: Snapshot[];
-  /** Per step: the function it changed and its text after, or null. */
-  fnAfter: ({ fn: string; text: string } | null)[];
-  /**
-   * Per step: the text of what it ran on before it ran (a function: the string of its last
-   * change, shared), or null for a module pass: that is the module after the step before,
-   * rebuilt when asked for (printing the module before every module pass costs more).
-   */
-  before: (string | null)[];
-  /** Per step: the text after, or null when unchanged (the same as before). */
-  after: (string | null)[];
+  req: CompileRequest;
   /** Per step: the trace lines its pass emitted. */
   traces: string[][];
   steps: PipelineStep[];
   final: string;
-  initial: string;
+  /** Step texts known without a replay (the shown step). */
+  texts: Map<number, StepTexts>;
+  /**
+   * The module text after step k (-1: before the pipeline), and the texts of the units
+   * around it (the function or module a step ran on), printed by replays and kept.
+   */
+  modules: Map<number, string>;
+  /** Key `${k}` of the unit step k runs on, printed after step k-1 (before) and after step k (after). */
+  unitBefore: Map<number, string>;
+  unitAfter: Map<number, string>;
 }
 
 /** Which step the page shows first: the last that changed the IR (what the pipeline did last). */
 export function lastChanged(steps: { changed: boolean }[]): number {
   for (let k = steps.length - 1; k >= 0; k--) if (steps[k].changed) return k;
   return steps.length - 1;
+}
+
+/** How many steps after the one asked for a replay also prints (the next click is often a neighbour; the test walks them all). */
+const REPLAY_AHEAD = 12;
+
+/** Thrown from the pass manager's hook to stop a replay once it has printed what it was asked for. */
+class ReplayDone extends Error {}
+
+/** The module the frontend or the parser makes of a request (throws a SourceError on bad input). */
+function frontend(req: CompileRequest): { module?: Module; errors: { line: number; col: number; message: string }[] } {
+  if (req.lang === 'sysy') {
+    const r = compileSysY(req.source, 'input.sy', { ssa: req.ssa });
+    if (r.module === undefined) return { errors: r.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ line: d.line, col: d.col, message: d.message })) };
+    return { module: r.module, errors: [] };
+  }
+  try {
+    return { module: parseModule(req.source, 'input.ll'), errors: [] };
+  } catch (e) {
+    if (e instanceof SourceError) return { errors: [{ line: e.line, col: e.col, message: e.detail }] };
+    throw e;
+  }
+}
+
+/** The text of the unit a step runs on: its function alone, or the module for a module pass. */
+function unitText(m: Module, fn: string): string {
+  if (fn === '') return printModule(m);
+  const f = m.functions.find((g) => g.name === fn);
+  return f === undefined ? '' : printFunction(f);
 }
 
 export class Session {
@@ -80,47 +98,34 @@ export class Session {
 
   compile(req: CompileRequest): CompileReply {
     const t0 = performance.now();
-    const reply: CompileReply = { kind: 'compile', errors: [], initial: '', final: '', steps: [], functions: [], ms: 0, shown: null };
-    let m: Module;
-    if (req.lang === 'sysy') {
-      const r = compileSysY(req.source, 'input.sy', { ssa: req.ssa });
-      if (r.module === undefined) {
-        reply.errors = r.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ line: d.line, col: d.col, message: d.message }));
-        return reply;
-      }
-      m = r.module;
-    } else {
-      try {
-        m = parseModule(req.source, 'input.ll');
-      } catch (e) {
-        if (e instanceof SourceError) {
-          reply.errors = [{ line: e.line, col: e.col, message: e.detail }];
-          return reply;
-        }
-        throw e;
-      }
+    const reply: CompileReply = { kind: 'compile', errors: [], final: '', steps: [], functions: [], ms: 0, shown: null };
+    const fe = frontend(req);
+    if (fe.module === undefined) {
+      reply.errors = fe.errors;
+      return reply;
     }
+    const m = fe.module;
     ensureRegistered();
-    let nodes;
+    let nodes: PipelineNode[];
     try {
       nodes = parsePipeline(req.pipeline.trim() === '' ? 'default<O0>' : req.pipeline);
     } catch (e) {
       reply.pipelineError = (e as Error).message;
       return reply;
     }
-    const initial = printModule(m);
-    const fnTexts = (): Map<string, string> => new Map(m.functions.filter((f) => !f.isDeclaration()).map((f) => [f.name, printFunction(f)]));
-    // what each function looked like after the last step that touched it
-    const fnText = fnTexts();
-    const snapshots: Snapshot[] = [{ step: -1, text: initial, fnText: new Map(fnText) }];
-    const c: Compiled = { snapshots, fnAfter: [], before: [], after: [], traces: [], steps: reply.steps, final: '', initial };
-    let shape = m.functions.length + m.globals.length;
-    let withMetadata = /!\d/.test(initial);
+    const tFront = performance.now();
+    let recordMs = 0;
+    const functions = m.functions.filter((f) => !f.isDeclaration()).map((f) => f.name);
+    const c: Compiled = { req, traces: [], steps: reply.steps, final: '', texts: new Map(), modules: new Map(), unitBefore: new Map(), unitAfter: new Map() };
+    // the hinted step's IR before it runs (see the header)
+    const hint = req.hint;
+    let hintBefore: string | null = hint !== undefined && hint.step === 0 ? unitText(m, hint.fn) : null;
     const seen = new Map<string, Map<string, number>>();
     let traceBuf: string[] = [];
     const pm = createPassManager(m, {
       trace: (line) => traceBuf.push(line),
       afterPass: (e) => {
+        const tr0 = performance.now();
         c.traces.push(traceBuf);
         traceBuf = [];
         const step = reply.steps.length;
@@ -139,81 +144,102 @@ export class Session {
           }
           if (moved || prev === undefined) seen.set(e.pass, new Map(now));
         }
-        let before: string | null;
-        let after: string | null;
-        if (e.fn !== undefined) {
-          before = fnText.get(e.fn.name) ?? '';
-          after = e.changed ? printFunction(e.fn) : before;
-          if (e.changed) fnText.set(e.fn.name, after);
-          c.fnAfter.push(e.changed ? { fn: e.fn.name, text: after } : null);
-        } else {
-          before = null;
-          after = e.changed ? printModule(m) : null;
-          c.fnAfter.push(null);
-        }
-        const newShape = m.functions.length + m.globals.length;
-        // a function printed alone numbers its metadata (`!llvm.loop !0`) on its own, without
-        // the nodes: once any metadata is in play, every changed step is a whole-module snapshot
-        if (!withMetadata && after !== null && /!\d/.test(after)) withMetadata = true;
-        if (e.changed && (e.fn === undefined || newShape !== shape || withMetadata)) {
-          shape = newShape;
-          const texts = fnTexts();
-          fnText.clear();
-          for (const [k, v] of texts) fnText.set(k, v);
-          snapshots.push({ step, text: after !== null && e.fn === undefined ? after : printModule(m), fnText: texts });
-        }
-        c.before.push(before);
-        c.after.push(after);
         reply.steps.push({ pass: e.pass, fn: e.fn?.name ?? '', changed: e.changed, ms: e.ms, stats, traceLines: c.traces[step].length });
+        if (hint !== undefined && step === hint.step - 1) hintBefore = unitText(m, hint.fn);
+        recordMs += performance.now() - tr0;
       },
     });
     pm.run(nodes);
+    const tRun = performance.now();
     c.final = printModule(m);
-    reply.initial = initial;
     reply.final = c.final;
     // every function with a body at some step: those of the start (in order), then those added
-    reply.functions = [...new Set([...snapshots[0].fnText.keys(), ...m.functions.filter((f) => !f.isDeclaration()).map((f) => f.name)])];
+    reply.functions = [...new Set([...functions, ...m.functions.filter((f) => !f.isDeclaration()).map((f) => f.name)])];
     this.last = c;
     this.cached = null;
     const shown = lastChanged(reply.steps);
-    reply.shown = shown < 0 ? null : this.stepTexts(shown);
+    const tShown = performance.now();
+    if (shown >= 0) {
+      const s = reply.steps[shown];
+      // nothing changed after the shown step: its unit's IR after is the final one
+      if (hintBefore !== null && hint!.step === shown && hint!.pass === s.pass && hint!.fn === s.fn) {
+        const after = s.changed ? unitText(m, s.fn) : hintBefore;
+        c.texts.set(shown, { step: shown, before: hintBefore, after });
+      }
+      reply.shown = this.stepTexts(shown);
+    }
     reply.ms = performance.now() - t0;
+    const passMs = reply.steps.reduce((t, st) => t + st.ms, 0);
+    reply.timing = { frontend: tFront - t0, passes: passMs, record: recordMs, manager: tRun - tFront - passMs - recordMs, final: tShown - tRun, shown: performance.now() - tShown, replays: this.replays };
     return reply;
   }
+
+  /** Replays run so far (the bench and the tests count them). */
+  replays = 0;
 
   /** The IR a step ran on, before and after. */
   stepTexts(step: number): StepTexts {
     const c = this.compiled();
     if (step < 0 || step >= c.steps.length) throw new Error(`no step ${step + 1}`);
-    const before = c.before[step] ?? this.moduleTextAt(step - 1);
-    return { step, before, after: c.after[step] ?? before };
+    const known = c.texts.get(step);
+    if (known !== undefined) return known;
+    if (!c.unitBefore.has(step) || !c.unitAfter.has(step)) this.replay(step);
+    const t: StepTexts = { step, before: c.unitBefore.get(step)!, after: c.unitAfter.get(step)! };
+    c.texts.set(step, t);
+    return t;
   }
 
   /** The module text after `step` (-1: before the pipeline). */
   moduleTextAt(step: number): string {
     const c = this.compiled();
-    if (step >= c.steps.length - 1) return c.final;
-    let snap = c.snapshots[0];
-    for (const s of c.snapshots) if (s.step <= step) snap = s;
-    // each function's latest text after the snapshot, up to `step`
-    const latest = new Map<string, string>();
-    for (let k = snap.step + 1; k <= step; k++) {
-      const fa = c.fnAfter[k];
-      if (fa !== null) latest.set(fa.fn, fa.text);
+    // nothing changes after the last step that changed something
+    if (step >= lastChanged(c.steps)) return c.final;
+    const known = c.modules.get(step);
+    if (known !== undefined) return known;
+    this.replay(step);
+    return c.modules.get(step)!;
+  }
+
+  /**
+   * Compiles the last request again and runs its pipeline up to step `from` + REPLAY_AHEAD,
+   * printing from step `from` - 1 on: the module after each step, and the unit each step ran
+   * on, before and after it. What it prints is kept (the texts of a few earlier replays).
+   */
+  private replay(from: number): void {
+    const c = this.compiled();
+    this.replays++;
+    const m = frontend(c.req).module!;
+    const lo = Math.max(from - 1, -1);
+    const hi = Math.min(from + REPLAY_AHEAD, c.steps.length - 1);
+    // a bound on what is kept: the texts of the last few replays
+    if (c.modules.size > 8 * REPLAY_AHEAD) {
+      c.modules.clear();
+      c.unitBefore.clear();
+      c.unitAfter.clear();
     }
-    if (latest.size === 0) return snap.text;
-    // splice in module order, each function's old text found after the previous one's
-    let out = '';
-    let at = 0;
-    for (const [name, old] of snap.fnText) {
-      const now = latest.get(name);
-      if (now === undefined) continue;
-      const i = snap.text.indexOf(old, at);
-      if (i < 0) throw new Error(`internal: the text of @${name} is not in the module snapshot`);
-      out += snap.text.slice(at, i) + now;
-      at = i + old.length;
+    const at = (k: number): void => {
+      c.modules.set(k, printModule(m));
+      if (k >= 0) c.unitAfter.set(k, unitText(m, c.steps[k].fn));
+      if (k + 1 < c.steps.length) c.unitBefore.set(k + 1, unitText(m, c.steps[k + 1].fn));
+    };
+    if (lo < 0) at(-1);
+    if (hi < 0) return;
+    let step = 0;
+    const pm = createPassManager(m, {
+      trace: () => {},
+      afterPass: (e) => {
+        const want = c.steps[step];
+        if (want === undefined || want.pass !== e.pass || want.fn !== (e.fn?.name ?? '') || want.changed !== e.changed)
+          throw new Error(`internal: the replay of step ${step + 1} ran ${e.pass}${e.fn ? ` on @${e.fn.name}` : ''}, not the recorded ${want?.pass ?? 'end'}`);
+        if (step >= lo) at(step);
+        if (step++ >= hi) throw new ReplayDone();
+      },
+    });
+    try {
+      pm.run(parsePipeline(c.req.pipeline.trim() === '' ? 'default<O0>' : c.req.pipeline));
+    } catch (e) {
+      if (!(e instanceof ReplayDone)) throw e;
     }
-    return out + snap.text.slice(at);
   }
 
   moduleAt(step: number): Module {
@@ -288,9 +314,12 @@ export class Session {
     return { kind: 'trace', events: eventsOf(lines, names) };
   }
 
-  run(req: RunRequest): RunReply {
+  async run(req: RunRequest): Promise<RunReply> {
     const c = this.compiled();
-    return { kind: 'run', before: runOne(c.initial, req), after: runOne(c.final, req) };
+    // the interpreter is a chunk of its own, loaded with the first run: the page's first load
+    // stays under the issue's 400 KB of JavaScript before the first graph
+    const { runModule } = await import('../../src/interp/index.js');
+    return { kind: 'run', before: runOne(runModule, this.moduleTextAt(-1), req), after: runOne(runModule, c.final, req) };
   }
 
   private compiled(): Compiled {
@@ -327,7 +356,7 @@ function eventsOf(lines: string[], names: string[]): TraceEvent[] {
     });
 }
 
-function runOne(text: string, req: RunRequest): RunSide {
+function runOne(runModule: typeof import('../../src/interp/index.js').runModule, text: string, req: RunRequest): RunSide {
   try {
     const r = runModule(parseModule(text, 'run.ll'), { stdin: req.stdin, stdout: 'collect', stderr: 'collect', stats: true, maxSteps: req.maxSteps });
     return { stdout: (r.stdout ?? '') + (r.stderr ?? ''), exitCode: r.exitCode, steps: r.stats?.total ?? 0, byOpcode: r.stats?.byOpcode ?? {} };
