@@ -10,6 +10,7 @@ import type { Function } from '../ir/function.js';
 import type { Instruction } from '../ir/instruction.js';
 import { Opcode, OPCODE_NAMES, isBinaryOp, isFloatBinaryOp } from '../ir/opcodes.js';
 import { intrinsicCallProblem } from '../ir/intrinsic-verifier.js';
+import { callAttributeProblem } from './verifier-attrs.js';
 import { aggregateStepType, gepStepType, isSized, Type, TypeKind } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 
@@ -345,6 +346,8 @@ function callProblem(i: Instruction): string | null {
     if (!ops[k].value.type.isFirstClass()) return `variadic argument ${k - 1} has non-first-class type '${ops[k].value.type}'`;
   }
   if (i.type !== ft.returnType) return `call result type '${i.type}' differs from the callee's return type '${ft.returnType}'`;
+  const attrs = callAttributeProblem(i, ft);
+  if (attrs !== null) return attrs;
   // a callee not yet in a module is a forward reference whose declaration the streaming
   // reader has not reached: its type is a placeholder, so only the call's own type is
   // checked against the intrinsic's signature (the name tells it), not against the declaration
