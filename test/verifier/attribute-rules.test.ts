@@ -1,7 +1,8 @@
 /**
  * The verifier's attribute rules (src/analysis/verifier-attrs.ts: LLVM's verifyParameterAttrs,
  * verifyFunctionAttrs and the attribute checks of visitFunction and visitCallBase, with
- * `elementtype` and `preallocated`), each with a module LLVM rejects and one it accepts.
+ * `elementtype` and `preallocated`) and for `musttail` calls (verifier-musttail.ts), each
+ * with a module LLVM rejects and one it accepts.
  * llvm-as-19 is the oracle: the verdicts must agree, and where LLVM rejects, our first
  * problem says what LLVM's first line says. No verdict is written here.
  */
@@ -65,6 +66,24 @@ const CASES: [string, string][] = [
   ['a call with a preallocated argument', call('declare void @f(ptr preallocated(i32))', 'call void @f(ptr preallocated(i32) %p)')],
   ['a call to a function with a preallocated parameter', call('declare void @f(ptr preallocated(i32))', 'call void @f(ptr %p)')],
   ['a musttail call with a preallocated argument', call('declare void @f(ptr preallocated(i32))', 'musttail call void @f(ptr preallocated(i32) %p)', 'ptr preallocated(i32) %p')],
+  // musttail (src/analysis/verifier-musttail.ts, LLVM's verifyMustTailCall)
+  ["musttail then ret of the call", "declare i32 @f(i32)\ndefine i32 @g(i32 %x) {\n  %r = musttail call i32 @f(i32 %x)\n  ret i32 %r\n}"],
+  ["musttail not before the ret", "declare i32 @f(i32)\ndefine i32 @g(i32 %x) {\n  %r = musttail call i32 @f(i32 %x)\n  %s = add i32 %r, 1\n  ret i32 %s\n}"],
+  ["musttail, parameter counts differ", "declare i32 @f(i32, i32)\ndefine i32 @g(i32 %x) {\n  %r = musttail call i32 @f(i32 %x, i32 1)\n  ret i32 %r\n}"],
+  ["musttail, return types differ", "declare i64 @f(i32)\ndefine i32 @g(i32 %x) {\n  %r = musttail call i64 @f(i32 %x)\n  ret i32 0\n}"],
+  ["musttail, another value returned", "declare i32 @f(i32)\ndefine i32 @g(i32 %x) {\n  %r = musttail call i32 @f(i32 %x)\n  ret i32 0\n}"],
+  ["musttail, calling conventions differ", "declare fastcc i32 @f(i32)\ndefine i32 @g(i32 %x) {\n  %r = musttail call fastcc i32 @f(i32 %x)\n  ret i32 %r\n}"],
+  ["musttail, byval only on the caller", "declare void @f(ptr)\ndefine void @g(ptr byval(i32) %x) {\n  musttail call void @f(ptr %x)\n  ret void\n}"],
+  ["musttail, varargs differ", "declare i32 @f(...)\ndefine i32 @g(i32 %x) {\n  %r = musttail call i32 (...) @f(i32 %x)\n  ret i32 %r\n}"],
+  ["musttail, a trunc before the ret", "declare i64 @f(i32)\ndefine i32 @g(i32 %x) {\n  %r = musttail call i64 @f(i32 %x)\n  %t = trunc i64 %r to i32\n  ret i32 %t\n}"],
+  ["musttail returning a pointer", "declare ptr @f(i32)\ndefine ptr @g(i32 %x) {\n  %r = musttail call ptr @f(i32 %x)\n  ret ptr %r\n}"],
+  ["musttail, undef returned", "declare i32 @f(i32)\ndefine i32 @g(i32 %x) {\n  %r = musttail call i32 @f(i32 %x)\n  ret i32 undef\n}"],
+  ["musttail, the same byval and align", "declare void @f(ptr)\ndefine void @g(ptr byval(i32) align 8 %x) {\n  musttail call void @f(ptr byval(i32) align 8 %x)\n  ret void\n}"],
+  ["musttail, byval with another align", "declare void @f(ptr)\ndefine void @g(ptr byval(i32) align 8 %x) {\n  musttail call void @f(ptr byval(i32) align 4 %x)\n  ret void\n}"],
+  ["musttail, byval of another type", "declare void @f(ptr)\ndefine void @g(ptr byval(i32) %x) {\n  musttail call void @f(ptr byval(i64) %x)\n  ret void\n}"],
+  ["musttail tailcc, parameter counts may differ", "declare tailcc i32 @f(i32, i32)\ndefine tailcc i32 @g(i32 %x) {\n  %r = musttail call tailcc i32 @f(i32 %x, i32 1)\n  ret i32 %r\n}"],
+  ["musttail, a bitcast of the call returned", "declare ptr @f(i32)\ndefine ptr @g(i32 %x) {\n  %r = musttail call ptr @f(i32 %x)\n  %b = bitcast ptr %r to ptr\n  ret ptr %b\n}"],
+  ["musttail, attributes that do not impact the ABI", "declare void @f(ptr)\ndefine void @g(ptr %x) {\n  musttail call void @f(ptr noundef nonnull %x)\n  ret void\n}"],
 ];
 
 describe.runIf(hasLlvm())('attribute rules agree with llvm-as-19', () => {
