@@ -4,7 +4,8 @@
  * suffix is wrong, with two instantiations of its overloaded types (plain ones, and
  * `i16`, `float`, `ptr addrspace(1)`, literal structs, other vectors). LLParser declares
  * each from the call's type under the name it mangles; for every call in opt-19's output,
- * ssakit's name for the call's type must be LLVM's. And the lookup: LLVM takes a
+ * ssakit's name for the call's type must be LLVM's, and ssakit's parser must declare the
+ * same functions (src/text/intrinsic-declare.ts). And the lookup: LLVM takes a
  * non-overloaded intrinsic only by its exact name.
  */
 import { describe, expect, it } from 'vitest';
@@ -122,6 +123,9 @@ describe.runIf(hasLlvm())('intrinsic names agree with opt-19', () => {
     }
     expect(calls).toBe(2 * bases.length);
     expect(wrong).toEqual([]);
+    // and ssakit's parser declares the same intrinsics under the same names
+    const declared = (mod: ReturnType<typeof parseModule>): string[] => mod.functions.filter((f) => f.isDeclaration() && f.name.startsWith('llvm.')).map((f) => `${f.name}: ${f.fnType}`).sort();
+    expect(declared(parseModule(text, 'undeclared.ll'))).toEqual(declared(m));
   });
 });
 
