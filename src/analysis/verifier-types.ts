@@ -8,8 +8,10 @@
 import { ConstantInt } from '../ir/constants.js';
 import type { Function } from '../ir/function.js';
 import type { Instruction } from '../ir/instruction.js';
-import { Opcode, OPCODE_NAMES, isBinaryOp, isFloatBinaryOp } from '../ir/opcodes.js';
+import { Flag, Opcode, OPCODE_NAMES, isBinaryOp, isFloatBinaryOp } from '../ir/opcodes.js';
 import { intrinsicCallProblem } from '../ir/intrinsic-verifier.js';
+import { callAttributeProblem } from './verifier-attrs.js';
+import { mustTailProblem } from './verifier-musttail.js';
 import { aggregateStepType, gepStepType, isSized, Type, TypeKind } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 
@@ -345,6 +347,12 @@ function callProblem(i: Instruction): string | null {
     if (!ops[k].value.type.isFirstClass()) return `variadic argument ${k - 1} has non-first-class type '${ops[k].value.type}'`;
   }
   if (i.type !== ft.returnType) return `call result type '${i.type}' differs from the callee's return type '${ft.returnType}'`;
+  const attrs = callAttributeProblem(i, ft);
+  if (attrs !== null) return attrs;
+  if ((i.flags & Flag.MustTail) !== 0) {
+    const mt = mustTailProblem(i, ft);
+    if (mt !== null) return mt;
+  }
   // a callee not yet in a module is a forward reference whose declaration the streaming
   // reader has not reached: its type is a placeholder, so only the call's own type is
   // checked against the intrinsic's signature (the name tells it), not against the declaration

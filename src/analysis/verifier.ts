@@ -32,6 +32,7 @@ import type { Instruction } from '../ir/instruction.js';
 import { Module } from '../ir/module.js';
 import { Opcode } from '../ir/opcodes.js';
 import { intrinsicDeclarationProblem } from '../ir/intrinsic-verifier.js';
+import { functionAttributeProblem } from './verifier-attrs.js';
 import { TypeKind } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 
@@ -212,6 +213,8 @@ class FunctionVerifier {
     for (const a of fn.args) if (a.parent !== fn) this.report(`argument ${a.index} does not belong to the function`, null);
     const intrinsicDecl = intrinsicDeclarationProblem(fn);
     if (intrinsicDecl !== null) this.report(intrinsicDecl, null);
+    const attrProblem = functionAttributeProblem(fn);
+    if (attrProblem !== null) this.report(attrProblem, null);
     if (fn.isDeclaration()) return this.finish();
     if (fn.fnType.kind !== TypeKind.Function) {
       this.report('function type is not a function type', null);

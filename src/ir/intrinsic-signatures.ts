@@ -5,11 +5,14 @@
  * decodes, lib/IR/Function.cpp): the base name (`llvm.memcpy`) fixes the shape, and the
  * overloaded types (`.p0.p0.i64`, `.f64`, `.v4i32`) are whatever the call's types bind.
  * LLVM reads a name whose suffix disagrees with the types (`llvm.smax.i64` on i32) by
- * re-mangling it, so the suffix is not checked here either.
+ * re-mangling it, so the suffix is not checked here either. The overloaded types, in
+ * LLVM's order (the variables' first plain appearance, result first), are what the name's
+ * suffix mangles (`overloadTypes`, and intrinsic-mangling.ts).
  *
  * Signature notation: `ret(params)`; `A`/`B` are overloaded types, constrained where first
  * written (`A:int` an integer or integer vector, `A:fp` a float or float vector, `A:any`
- * any first-class type, `A:ivec`/`A:fvec` a vector of those); `A~i1` is i1 with A's vector
+ * any first-class type, `A:ivec`/`A:fvec` a vector of those, `P:ptr` a pointer of any
+ * address space, LLVM's llvm_anyptr_ty); `A~i1` is i1 with A's vector
  * shape; `A.e` is A's element type; `{X,Y}` a literal struct. A parameter marked `!` is
  * `immarg` (the call must pass a constant); one marked `*` carries another attribute in
  * LLVM's table (nocapture, returned, …): LLVM attaches those to the declaration, so a
@@ -21,15 +24,15 @@
 import { Type, TypeKind } from './types.js';
 
 const SIGNATURES: Record<string, string> = {
-  'memcpy': 'void(ptr*,ptr*,A:int,i1!)',
-  'memcpy.inline': 'void(ptr*,ptr*,A:int,i1!)',
-  'memmove': 'void(ptr*,ptr*,A:int,i1!)',
-  'memset': 'void(ptr*,i8,A:int,i1!)',
-  'memset.inline': 'void(ptr*,i8,A:int,i1!)',
-  'lifetime.start': 'void(i64!,ptr*)',
-  'lifetime.end': 'void(i64!,ptr*)',
-  'invariant.start': 'ptr(i64!,ptr*)',
-  'invariant.end': 'void(ptr,i64!,ptr*)',
+  'memcpy': 'void(P:ptr*,Q:ptr*,A:int,i1!)',
+  'memcpy.inline': 'void(P:ptr*,Q:ptr*,A:int,i1!)',
+  'memmove': 'void(P:ptr*,Q:ptr*,A:int,i1!)',
+  'memset': 'void(P:ptr*,i8,A:int,i1!)',
+  'memset.inline': 'void(P:ptr*,i8,A:int,i1!)',
+  'lifetime.start': 'void(i64!,P:ptr*)',
+  'lifetime.end': 'void(i64!,P:ptr*)',
+  'invariant.start': 'ptr(i64!,P:ptr*)',
+  'invariant.end': 'void(ptr,i64!,P:ptr*)',
   'assume': 'void(i1*)',
   'experimental.noalias.scope.decl': 'void(metadata)',
   'donothing': 'void()',
@@ -37,12 +40,12 @@ const SIGNATURES: Record<string, string> = {
   'trap': 'void()',
   'debugtrap': 'void()',
   'ubsantrap': 'void(i8!)',
-  'prefetch': 'void(ptr*,i32!,i32!,i32!)',
+  'prefetch': 'void(P:ptr*,i32!,i32!,i32!)',
   'pseudoprobe': 'void(i64,i64,i32,i64)',
   'expect': 'A:int(A,A)',
   'expect.with.probability': 'A:int(A,A,double!)',
-  'stacksave': 'ptr()',
-  'stackrestore': 'void(ptr)',
+  'stacksave': 'P:ptr()',
+  'stackrestore': 'void(P:ptr)',
   'smax': 'A:int(A,A)',
   'smin': 'A:int(A,A)',
   'umax': 'A:int(A,A)',
@@ -105,17 +108,17 @@ const SIGNATURES: Record<string, string> = {
   'llrint': 'B:int(A:fp)',
   'is.fpclass': 'A~i1(A:fp,i32!)',
   'is.constant': 'i1(A:any)',
-  'va_start': 'void(ptr)',
-  'va_end': 'void(ptr)',
-  'va_copy': 'void(ptr,ptr)',
-  'objectsize': 'A:int(ptr,i1!,i1!,i1!)',
+  'va_start': 'void(P:ptr)',
+  'va_end': 'void(P:ptr)',
+  'va_copy': 'void(P:ptr,P)',
+  'objectsize': 'A:int(P:ptr,i1!,i1!,i1!)',
   'load.relative': 'ptr(ptr,A:int)',
-  'threadlocal.address': 'ptr(ptr*)',
-  'ptrmask': 'ptr(ptr,i64)', // the index width of the default data layout
+  'threadlocal.address': 'P:ptr(P*)',
+  'ptrmask': 'P:ptr(P,B:int)', // B: the index width (intrinsic-verifier.ts)
   'get.rounding': 'i32()',
   'flt.rounds': 'i32()',
-  'launder.invariant.group': 'ptr(ptr)',
-  'strip.invariant.group': 'ptr(ptr)',
+  'launder.invariant.group': 'P:ptr(P)',
+  'strip.invariant.group': 'P:ptr(P)',
   'ssa.copy': 'A:any(A*)',
   'vector.reduce.add': 'A.e(A:ivec)',
   'vector.reduce.mul': 'A.e(A:ivec)',
@@ -134,7 +137,7 @@ const SIGNATURES: Record<string, string> = {
   'vector.reduce.fminimum': 'A.e(A:fvec)',
 };
 
-type Constraint = 'int' | 'fp' | 'any' | 'ivec' | 'fvec';
+type Constraint = 'int' | 'fp' | 'any' | 'ivec' | 'fvec' | 'ptr';
 
 /** One parsed type pattern: a fixed type word, an overloaded variable (maybe derived), or a struct. */
 type Pattern = { fixed: string } | { v: string; derive: '' | '~i1' | '.e' } | { struct: Pattern[] };
@@ -151,6 +154,9 @@ export interface IntrinsicSignature {
   readonly attributedParams: number;
   /** The notation it was read from (for messages). */
   readonly text: string;
+  /** The overloaded variables in LLVM's order (first plain appearance, result first); empty when not overloaded. */
+  readonly overloads: readonly string[];
+  readonly overloaded: boolean;
 }
 
 function parsePattern(s: string, constraints: Map<string, Constraint>): Pattern {
@@ -158,7 +164,7 @@ function parsePattern(s: string, constraints: Map<string, Constraint>): Pattern 
     const inner = s.slice(1, -1);
     return { struct: inner.split(',').map((p) => parsePattern(p, constraints)) };
   }
-  const m = /^([A-Z])(?::(int|fp|any|ivec|fvec))?(~i1|\.e)?$/.exec(s);
+  const m = /^([A-Z])(?::(int|fp|any|ivec|fvec|ptr))?(~i1|\.e)?$/.exec(s);
   if (m === null) return { fixed: s };
   if (m[2] !== undefined) constraints.set(m[1], m[2] as Constraint);
   return { v: m[1], derive: (m[3] ?? '') as '' | '~i1' | '.e' };
@@ -201,7 +207,13 @@ function signatureOf(base: string): IntrinsicSignature {
     return parsePattern(p, constraints);
   });
   const ret = parsePattern(text.slice(0, open), constraints);
-  sig = { base, ret, params, constraints, immarg, attributedParams, text };
+  const overloads: string[] = [];
+  const collect = (p: Pattern): void => {
+    if ('struct' in p) p.struct.forEach(collect);
+    else if ('v' in p && p.derive === '' && !overloads.includes(p.v)) overloads.push(p.v);
+  };
+  [ret, ...params].forEach(collect);
+  sig = { base, ret, params, constraints, immarg, attributedParams, text, overloads, overloaded: overloads.length > 0 };
   parsed.set(base, sig);
   return sig;
 }
@@ -209,11 +221,29 @@ function signatureOf(base: string): IntrinsicSignature {
 /** The bases, longest first, so `memcpy.inline` is found before `memcpy`. */
 const BASES = Object.keys(SIGNATURES).sort((a, b) => b.length - a.length);
 
-/** The signature for an `llvm.*` function name, or null when ssakit does not know it. */
+/**
+ * LLVM 19 intrinsics whose names extend a base of the table (from its IntrinsicEnums.inc):
+ * LLVM's lookup takes the longest known name, so these are other intrinsics, not unknown to
+ * LLVM, and not the table's.
+ */
+const LONGER_LLVM_NAMES = ['memcpy.element.unordered.atomic', 'memmove.element.unordered.atomic', 'memset.element.unordered.atomic'];
+
+/**
+ * The signature for an `llvm.*` function name, or null when ssakit does not know it. As
+ * LLVM's Function::lookupIntrinsicID: the longest base the name starts with (then a dot),
+ * and for an intrinsic that is not overloaded, the exact name (`llvm.trap.x` is a plain
+ * function to LLVM).
+ */
 export function intrinsicSignature(name: string): IntrinsicSignature | null {
   if (!name.startsWith('llvm.')) return null;
   const n = name.slice(5);
-  for (const b of BASES) if (n === b || (n.startsWith(b) && n.charCodeAt(b.length) === 46 /* . */)) return signatureOf(b);
+  const isPrefix = (b: string): boolean => n === b || (n.startsWith(b) && n.charCodeAt(b.length) === 46 /* . */);
+  if (LONGER_LLVM_NAMES.some(isPrefix)) return null;
+  for (const b of BASES) {
+    if (!isPrefix(b)) continue;
+    const sig = signatureOf(b);
+    return n === b || sig.overloaded ? sig : null;
+  }
   return null;
 }
 
@@ -230,6 +260,8 @@ function satisfies(t: Type, c: Constraint): boolean {
       return t.kind === TypeKind.Vector && s.isFloatingPoint();
     case 'any':
       return t.isFirstClass() && t.kind !== TypeKind.Metadata;
+    case 'ptr':
+      return t.kind === TypeKind.Ptr;
   }
 }
 
@@ -280,6 +312,21 @@ export function intrinsicTypeProblem(name: string, ret: Type, params: readonly T
   if (params.length < sig.params.length) return `Intrinsic was not defined with variable arguments! (llvm.${sig.base} takes ${sig.params.length} arguments, the call passes ${params.length})`;
   if (vararg) return `Intrinsic was not defined with variable arguments! ${want}`;
   return null;
+}
+
+/**
+ * The overloaded types a call of function type `ret(params)` binds, in LLVM's order (what
+ * the name's suffix mangles), or null when the type does not fit the signature (LLParser's
+ * "invalid intrinsic signature").
+ */
+export function overloadTypes(sig: IntrinsicSignature, ret: Type, params: readonly Type[], vararg: boolean): Type[] | null {
+  if (vararg || params.length !== sig.params.length) return null;
+  const bound = new Map<string, Type>();
+  for (const derived of [false, true]) {
+    if (!matches(sig.ret, ret, sig, bound, derived)) return null;
+    for (let k = 0; k < params.length; k++) if (!matches(sig.params[k], params[k], sig, bound, derived)) return null;
+  }
+  return sig.overloads.map((v) => bound.get(v)!);
 }
 
 /** Every base name in the table (for tests and tools that list what ssakit knows). */

@@ -21,6 +21,8 @@ export function intrinsicCallProblem(i: Instruction, callee: Function, ft: Type,
   const problem = intrinsicTypeProblem(callee.name, ft.returnType, ft.params, ft.vararg);
   if (problem !== null) return problem;
   const base = sig.base;
+  // the index width of the default data layout (ssakit's table binds any integer)
+  if (base === 'ptrmask' && !ft.params[1].isInt(64)) return 'llvm.ptrmask intrinsic second argument bitwidth must match pointer index type size of first argument';
   if (base === 'va_start' && !(i.parent?.parent?.fnType.vararg ?? true)) return 'va_start called in a non-varargs function';
   if (base === 'threadlocal.address') {
     const g = i.ops[1]?.value;

@@ -17,6 +17,7 @@ import { Module } from '../ir/module.js';
 import { Type, aggregateStepType, functionType, i32, metadataType, voidType } from '../ir/types.js';
 import { Value } from '../ir/value.js';
 import { Lexer, Tok, TOK_NAMES } from './lexer.js';
+import { isDeclarableIntrinsic, pendingIntrinsic, type PendingIntrinsic } from './intrinsic-declare.js';
 
 export interface ParseOptions {
   /**
@@ -105,6 +106,8 @@ export abstract class ParserBase {
   protected globalsByNumber: (Function | GlobalVariable | GlobalAlias | undefined)[] = [];
   protected definedGlobals = new Set<Value>();
   protected globalForwardLoc = new Map<Value, Loc>();
+  /** Intrinsics called without a declaration (declared at the end: intrinsic-declare.ts), by placeholder. */
+  protected pendingIntrinsics = new Map<Value, PendingIntrinsic>();
   protected nextGlobalNumber = 0;
   protected fs: FunctionState | null = null;
   protected readonly onFunction: ParseOptions['onFunction'] | null;
@@ -263,6 +266,7 @@ export abstract class ParserBase {
     const seen = lx.tk() === Tok.GlobalID ? this.globalsByNumber[lx.num] : this.globalsByName.get(lx.text);
     if (seen !== undefined) {
       lx.next();
+      if (this.pendingIntrinsics.size > 0) this.countIntrinsicRef(seen);
       return seen;
     }
     const key = this.globalKey();
@@ -274,9 +278,23 @@ export abstract class ParserBase {
   protected globalFor(key: string, loc: Loc): Function | GlobalVariable | GlobalAlias {
     const byNum = key.startsWith('#');
     const existing = byNum ? this.globalsByNumber[Number(key.slice(1))] : this.globalsByName.get(key.slice(1));
-    if (existing !== undefined) return existing;
+    if (existing !== undefined) {
+      this.countIntrinsicRef(existing);
+      return existing;
+    }
     const kind = this.globalKinds.get(key);
-    if (kind === undefined) this.error(`use of undefined value '@${key.slice(1)}'`, loc);
+    if (kind === undefined) {
+      // LLParser declares an intrinsic called without a declaration itself
+      if (!byNum && isDeclarableIntrinsic(key.slice(1))) {
+        const p = pendingIntrinsic(key.slice(1), loc);
+        p.refs++;
+        this.pendingIntrinsics.set(p.fn, p);
+        this.globalsByName.set(p.fn.name, p.fn);
+        this.globalForwardLoc.set(p.fn, loc);
+        return p.fn;
+      }
+      this.error(`use of undefined value '@${key.slice(1)}'`, loc);
+    }
     const name = byNum ? '' : key.slice(1);
     let g: Function | GlobalVariable | GlobalAlias;
     if (kind === 'function') g = new Function(name, functionType(voidType, []));
@@ -286,6 +304,12 @@ export abstract class ParserBase {
     else this.globalsByName.set(name, g);
     this.globalForwardLoc.set(g, loc);
     return g;
+  }
+
+  /** Counts a reference to a placeholder of an undeclared intrinsic (uses outside calls are errors). */
+  protected countIntrinsicRef(g: Value): void {
+    const p = this.pendingIntrinsics.get(g);
+    if (p !== undefined) p.refs++;
   }
 
   /** Claims the slot for a definition of `key`, returning the pre-created object if any. */

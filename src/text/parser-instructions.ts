@@ -248,6 +248,7 @@ export abstract class InstructionParser extends OperationParser {
         lx.next();
         const flags = this.parseFastMath();
         const t = this.parseType(false);
+        this.checkFastMathResult(flags, t, 'phi', loc);
         const i = new Instruction(Opcode.Phi, t, []);
         i.blocks = [];
         i.flags = flags;
@@ -276,6 +277,7 @@ export abstract class InstructionParser extends OperationParser {
         const b = this.parseTypeAndValue();
         if (a.type !== b.type) this.error('select values must have the same type', loc);
         if (c.type.scalarType() !== i1) this.error(`select condition must be i1, not '${c.type}'`, loc);
+        this.checkFastMathResult(flags, a.type, 'select', loc);
         const i = new Instruction(Opcode.Select, a.type, [c, a, b]);
         i.flags = flags;
         return i;

@@ -16,7 +16,8 @@ import {
   readAttributeArgument,
   stringFnAttributeProblem,
 } from './attributes.js';
-import { GLOBAL_PREFIX_WORDS, LINKAGES, Loc, isFunctionSuffixWord } from './parser-base.js';
+import { declarePendingIntrinsics } from './intrinsic-declare.js';
+import { DEFINITION_ONLY_WORDS, GLOBAL_PREFIX_WORDS, LINKAGES, Loc, isFunctionSuffixWord } from './parser-base.js';
 import { FunctionParser } from './parser-functions.js';
 
 /** What may follow `, ` after a global variable's initializer (LLParser::parseGlobal). */
@@ -74,8 +75,13 @@ export class Parser extends FunctionParser {
       const problem = dataLayoutProblem(this.m.dataLayout ?? "");
       if (problem !== null) this.error(problem, this.dataLayoutLoc);
     }
+    // an intrinsic called undeclared is declared (LLParser does it before it reports undefined values)
+    if (this.pendingIntrinsics.size > 0) {
+      for (const [g, p] of this.pendingIntrinsics) if (this.definedGlobals.has(g)) this.pendingIntrinsics.delete(g);
+      declarePendingIntrinsics(this.m, this.pendingIntrinsics.values(), (msg, loc) => this.error(msg, loc));
+    }
     for (const [g, loc] of this.globalForwardLoc) {
-      if (!this.definedGlobals.has(g)) this.error(`use of undefined value '@${g.name}'`, loc);
+      if (!this.definedGlobals.has(g) && !this.pendingIntrinsics.has(g)) this.error(`use of undefined value '@${g.name}'`, loc);
     }
     for (const [n, loc] of this.mdUsed) if (!this.mdDefined.has(n)) this.error(`use of undefined metadata '!${n}'`, loc);
     for (const [n, loc] of this.mdr.pendingUse) this.error(`use of undefined metadata '!${n}'`, loc);
@@ -201,7 +207,8 @@ export class Parser extends FunctionParser {
         for (;;) {
           const t = lx.tk();
           if (t === Tok.RBrace) break;
-          if (t === Tok.Word && (isFunctionSuffixWord(lx.text) || isAttributeWord(lx.text))) {
+          // (a function's properties — unnamed_addr, section, gc… — are no attributes)
+          if (t === Tok.Word && ((isFunctionSuffixWord(lx.text) && !DEFINITION_ONLY_WORDS.has(lx.text)) || isAttributeWord(lx.text))) {
             const w = lx.text;
             const wloc = lx.loc();
             // a group holds function attributes only (LLParser::parseFnAttributeValuePairs)

@@ -12,7 +12,7 @@ import { Value, ValueKind } from '../ir/value.js';
 import { Tok } from './lexer.js';
 import { foldIntConstant } from '../ir/constant-int-fold.js';
 import { isAttributeWord, readAttributeArgument } from './attributes.js';
-import { DEFINITION_ONLY_WORDS, GLOBAL_PREFIX_WORDS, isFunctionSuffixWord } from './parser-base.js';
+import { DEFINITION_ONLY_WORDS, GLOBAL_PREFIX_WORDS, isFunctionSuffixWord, type Loc } from './parser-base.js';
 import { ValueParser } from './parser-values.js';
 
 const FAST_MATH: Record<string, number> = {
@@ -26,6 +26,17 @@ export function constantIntOf(v: Value): ConstantInt | null {
 }
 
 export abstract class OperationParser extends ValueParser {
+  /**
+   * LLParser: fast-math flags on a call, phi or select need a floating-point (vector)
+   * result, or an array of them (LLVM's FPMathOperator::classof).
+   */
+  protected checkFastMathResult(flags: number, t: Type, what: string, loc: Loc): void {
+    if (flags === 0) return;
+    let e = t;
+    while (e.kind === TypeKind.Array) e = e.elem!;
+    if (!e.scalarType().isFloatingPoint()) this.error(`fast-math-flags specified for ${what} without floating-point scalar or vector return type`, loc);
+  }
+
   protected parseFastMath(): number {
     const lx = this.lx;
     let flags = 0;
@@ -290,6 +301,7 @@ export abstract class OperationParser extends ValueParser {
     }
     t = fnType.returnType;
     void tloc;
+    this.checkFastMathResult(flags, t, 'call', loc);
     this.lastAttrWords = retWords;
     this.checkAttrTypes(t);
     // function attributes and operand bundles, on the line of the closing parenthesis

@@ -214,7 +214,8 @@ export abstract class TypeParser extends ParserBase {
           t = structType(f.items!, f.packed);
         } else {
           f.items!.push(t);
-          this.skipParamAttrs('param', t);
+          // LLParser::parseFunctionType reads them, then refuses them
+          if (this.skipParamAttrs('param', t) !== '') this.error('argument attributes invalid in function type', loc);
           let vararg = false;
           if (this.eat(Tok.Comma)) {
             if (lx.tk() !== Tok.DotDotDot) {
@@ -303,6 +304,8 @@ export abstract class TypeParser extends ParserBase {
         any = true;
         if (lx.tk() === Tok.Equal) {
           lx.next();
+          // LLParser::parseStringAttribute: `"key"=` takes a string constant
+          if (lx.tk() !== Tok.String) this.error('expected string constant');
           lx.next();
         }
         continue;
@@ -339,7 +342,8 @@ export abstract class TypeParser extends ParserBase {
     lx.next();
     if (lx.tk() === Tok.Equal) {
       lx.next();
-      if (lx.tk() === Tok.String) value = lx.text;
+      if (lx.tk() !== Tok.String) this.error('expected string constant');
+      value = lx.text;
       lx.next();
     }
     const problem = stringFnAttributeProblem(key, value);

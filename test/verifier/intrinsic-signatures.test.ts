@@ -16,8 +16,8 @@ import { hasLlvm, LLVM_MISSING, runTool, LLVM_AS } from '../helpers/llvm.js';
 function concrete(sigText: string): { ret: string; params: string[]; imm: Set<number> } {
   const open = sigText.lastIndexOf('(');
   const vars: Record<string, string> = {};
-  const pick = (c: string): string => ({ int: 'i32', fp: 'double', any: 'i32', ivec: '<4 x i32>', fvec: '<4 x float>' })[c]!;
-  for (const m of sigText.matchAll(/([A-Z]):(int|fp|any|ivec|fvec)/g)) vars[m[1]] = m[1] === 'B' && m[2] === 'int' ? 'i64' : pick(m[2]);
+  const pick = (c: string): string => ({ int: 'i32', fp: 'double', any: 'i32', ivec: '<4 x i32>', fvec: '<4 x float>', ptr: 'ptr' })[c]!;
+  for (const m of sigText.matchAll(/([A-Z]):(int|fp|any|ivec|fvec|ptr)/g)) vars[m[1]] = m[1] === 'B' && m[2] === 'int' ? 'i64' : pick(m[2]);
   vars.B ??= 'i32'; // frexp's exponent
   const ty = (p: string): string => {
     p = p.replace(/[!*]$/, '');
