@@ -26,7 +26,7 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const SCEV_FILES = /(analysis\/(scalar-evolution|scev-[\w-]+)|utils\/scev-expander)\.ts/;
+const SCEV_FILES = /(analysis\/(scalar-evolution|scev-[\w-]+|constant-range)|utils\/scev-expander|loop\/indvars-lftr)\.ts/;
 const post = <T>(s: Session, method: string, params?: object): Promise<T> =>
   new Promise((res, rej) => s.post(method, params ?? {}, (e, r) => (e ? rej(e) : res(r as T))));
 
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
       rows.push([`${size} (${instructions})`, rep + 1, ms.toFixed(0), ((scev / 1000)).toFixed(1), `${((100 * scev) / all).toFixed(2)}%`, loopPasses.toFixed(0), `${((100 * loopPasses) / ms).toFixed(1)}%`]);
     }
   }
-  console.log('default<O2> in process, V8 sampling profiler (200 µs); SCEV = self time in analysis/scalar-evolution, analysis/scev-*, utils/scev-expander\n');
+  console.log('default<O2> in process, V8 sampling profiler (200 µs); SCEV = self time in analysis/scalar-evolution, analysis/scev-*, analysis/constant-range, utils/scev-expander, loop/indvars-lftr\n');
   console.log(table(['input (instructions)', 'run', '-O2 ms', 'SCEV ms', 'SCEV share', 'indvars+loop-deletion+loop-unroll ms', 'their share'], rows));
 }
 
