@@ -10,6 +10,9 @@
  * unoptimized IR. Prints per program and the geomean of ours / LLVM.
  *
  * Run: npm run bench:realprog [-- --only=NAME,NAME] [--o2=PIPELINE] [--verify-each]
+ *      [--fresh=N [--seed=S]]: instead of the corpus, N loop programs of bench/loop-gen.ts
+ *      from seeds S, S+1, … (by default a random S, printed, so a run can be repeated);
+ *      with --corpus as well, both tables.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -21,6 +24,7 @@ import { printModule } from '../src/text/printer.js';
 import { verifyModule } from '../src/analysis/verifier.js';
 import { stripNoinline } from '../test/helpers/noinline.js';
 import { OUT, hasTool, table } from './common.js';
+import { generateLoopProgram } from './loop-gen.js';
 
 const DIR = 'bench/realprog';
 const LLVM_O2 = ['-passes=default<O2>', '-vectorize-loops=false', '-vectorize-slp=false'];
@@ -41,22 +45,15 @@ function count(ll: string): { count: number; out: string; code: number } {
 
 const geomean = (xs: number[]) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / Math.max(1, xs.length));
 
-function main(): void {
-  for (const t of ['clang-19', 'opt-19', 'lli-19', 'llvm-as-19']) {
-    if (!hasTool(t)) {
-      console.error(`${t} not found: install clang-19 llvm-19`);
-      process.exit(1);
-    }
-  }
-  mkdirSync(OUT, { recursive: true });
+/** Runs the programs (name and C file) and prints their table; returns the failures. */
+function bench(title: string, programs: { name: string; path: string }[]): number {
   const rows: (string | number)[][] = [];
   const ratios: number[] = [];
   let failures = 0;
-  for (const f of readdirSync(DIR).filter((x) => x.endsWith('.c')).sort()) {
-    const name = f.replace(/\.c$/, '');
-    if (only && !only.includes(name)) continue;
+  for (const { name, path } of programs) {
+    const f = path;
     const base = join(OUT, `rp-${name}`);
-    const r = sh('clang-19', ['-O0', '-Xclang', '-disable-O0-optnone', '-w', '-S', '-emit-llvm', join(DIR, f), '-o', `${base}.ll`]);
+    const r = sh('clang-19', ['-O0', '-Xclang', '-disable-O0-optnone', '-w', '-S', '-emit-llvm', path, '-o', `${base}.ll`]);
     if (r.status !== 0) throw new Error(`clang-19 ${f}: ${r.stderr}`);
     const ll = stripNoinline(readFileSync(`${base}.ll`, 'utf8'));
     writeFileSync(`${base}-in.ll`, ll);
@@ -89,9 +86,40 @@ function main(): void {
     if (!Number.isNaN(ratio)) ratios.push(ratio);
     rows.push([name, count(ll).count, oursCount, lc.count, Number.isNaN(ratio) ? '-' : ratio.toFixed(2), note]);
   }
-  console.log(`dynamic instructions executed (our interpreter), ours = ${O2}, LLVM = opt-19 ${LLVM_O2.join(' ')}\n`);
+  console.log(`${title}: dynamic instructions executed (our interpreter), ours = ${O2}, LLVM = opt-19 ${LLVM_O2.join(' ')}\n`);
   console.log(table(['program', '-O0', 'ours -O2', 'opt-19 -O2', 'ours/LLVM', 'notes'], rows));
-  console.log(`\ngeomean ours/LLVM: ${geomean(ratios).toFixed(3)} over ${ratios.length} programs; above 1.5x: ${ratios.filter((r) => r > 1.5).length}`);
+  const sorted = [...ratios].sort((a, b) => a - b);
+  console.log(`\ngeomean ours/LLVM: ${geomean(ratios).toFixed(3)} over ${ratios.length} programs; median ${(sorted[sorted.length >> 1] ?? NaN).toFixed(3)}; above 1.5x: ${ratios.filter((r) => r > 1.5).length}\n`);
+  return failures;
+}
+
+function main(): void {
+  for (const t of ['clang-19', 'opt-19', 'lli-19', 'llvm-as-19']) {
+    if (!hasTool(t)) {
+      console.error(`${t} not found: install clang-19 llvm-19`);
+      process.exit(1);
+    }
+  }
+  mkdirSync(OUT, { recursive: true });
+  const fresh = Number(arg('fresh') ?? 0);
+  let failures = 0;
+  if (fresh === 0 || process.argv.includes('--corpus')) {
+    const corpus = readdirSync(DIR).filter((x) => x.endsWith('.c')).sort().map((f) => ({ name: f.replace(/\.c$/, ''), path: join(DIR, f) }));
+    failures += bench('bench/realprog', corpus.filter((p) => !only || only.includes(p.name)));
+  }
+  if (fresh > 0) {
+    const seed = Number(arg('seed') ?? 1_000_000 + Math.floor(Math.random() * 1_999_000_000));
+    console.log(`fresh sample: --fresh=${fresh} --seed=${seed}`);
+    const dir = join(OUT, 'rp-fresh');
+    mkdirSync(dir, { recursive: true });
+    const programs = [];
+    for (let k = 0; k < fresh; k++) {
+      const path = join(dir, `loop-${seed + k}.c`);
+      writeFileSync(path, generateLoopProgram(seed + k));
+      programs.push({ name: `loop-${seed + k}`, path });
+    }
+    failures += bench(`fresh loop programs (bench/loop-gen.ts), --fresh=${fresh} --seed=${seed}`, programs);
+  }
   if (failures > 0) {
     console.log(`${failures} program(s) failed`);
     process.exitCode = 1;

@@ -13,7 +13,7 @@
  *
  * Analyses only: nothing here changes the IR.
  */
-import { Constant, ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, ConstantString } from '../ir/constants.js';
+import { Constant, ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, ConstantString, nullValue } from '../ir/constants.js';
 import type { GlobalVariable } from '../ir/function.js';
 import type { Instruction } from '../ir/instruction.js';
 import { allocSize, storeSize, structLayout } from '../ir/layout.js';
@@ -54,8 +54,11 @@ function isFoldableLoadType(t: Type): boolean {
 export function loadFromConstantMemory(p: Value, ty: Type): Value | null {
   if (!isFoldableLoadType(ty)) return null;
   const d = decomposePointer(p);
-  if (d.offset === null || !isConstantMemoryGlobal(d.base)) return null;
+  if (!isConstantMemoryGlobal(d.base)) return null;
   const g = d.base;
+  // at an offset not known here, an all-zero initializer still reads zero (LLVM's
+  // ConstantFoldLoadFromUniformValue; a load outside the global would be undefined)
+  if (d.offset === null) return g.initializer!.kind === ValueKind.ConstantZero ? nullValue(ty) : null;
   if (d.offset < 0 || d.offset + storeSize(ty) > storeSize(g.valueType)) return null;
   const c = readConstantAt(g.initializer!, g.valueType, d.offset, ty);
   // readConstantAt hands back the element itself when it has type `ty` (a global, a

@@ -26,7 +26,7 @@ import { Type, TypeKind, i1 } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 
 import { cint, isAllOnesInt, isCFP, isCInt, isFoldableFP, isInst, isOneInt, isPoison, isUndef, isUndefOrPoison, isZeroInt, matchNeg, matchNot, poison, zeroOf } from './patterns.js';
-import { isBelowModulus, isNonNegativeBelow } from './constant-range.js';
+import { isBelowModulus, isNonNegativeBelow } from './signed-range.js';
 import { KnownRange, isDistinctObjectPair, isGuaranteedNotUndefOrPoison, isKnownNonNullPtr, knownRange } from './value-tracking.js';
 import { constantFoldBinOp, constantFoldIntrinsic, constantFoldCast, constantFoldCompare, isTrueWhenEqual, simplifyLoadFromConstant } from './constant-folding.js';
 

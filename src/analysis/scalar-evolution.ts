@@ -35,6 +35,7 @@ import type { DominatorTree } from './dominators.js';
 import { CFG } from './cfg.js';
 import { findLoops, type Loop, type LoopInfo } from './loops.js';
 import { NW, SCEV, SCEVContext, SK } from './scev-expr.js';
+import { scevRanges } from './scev-range.js';
 
 const MAX_DEPTH = 48;
 
@@ -243,18 +244,27 @@ export class ScalarEvolution {
   }
 
   private computeBTC(loop: Loop): SCEV | null {
-    const cfg = this.li.cfg;
     const latches = loop.latches();
     const exiting = loop.exitingBlocks();
     if (latches.length !== 1 || exiting.length !== 1 || exiting[0] !== latches[0]) return null;
-    const latch = cfg.blockOf(latches[0])!;
-    const t = latch.terminator();
+    return this.exitCount(loop, exiting[0]);
+  }
+
+  /**
+   * The test of exiting block `exiting` (a block id) as `a pred n`, true while the loop goes
+   * on, with `a` an affine recurrence of the loop and `n` invariant in it; or null.
+   */
+  exitTest(loop: Loop, exiting: number): { pred: Pred; a: SCEV; n: SCEV } | null {
+    const cfg = this.li.cfg;
+    const t = cfg.blockOf(exiting)!.terminator();
     if (t === null || !t.isConditionalBranch()) return null;
     const c = t.operand(0);
     if (!(c instanceof Instruction) || c.op !== Opcode.ICmp || !c.operand(0).type.isInt()) return null;
     const s0 = t.successor(0);
-    const stayOnTrue = s0.id >= 0 && s0.id < cfg.n && loop.contains(s0.id);
-    let pred = stayOnTrue ? c.pred : inversePred(c.pred);
+    const s1 = t.successor(1);
+    const inside = (b: BasicBlock) => b.id >= 0 && b.id < cfg.n && loop.contains(b.id);
+    if (inside(s0) === inside(s1)) return null;
+    let pred = inside(s0) ? c.pred : inversePred(c.pred);
     let a = this.get(c.operand(0));
     let n = this.get(c.operand(1));
     if (!(a.kind === SK.AddRec && a.loop === loop)) {
@@ -262,11 +272,24 @@ export class ScalarEvolution {
       pred = swappedPred(pred);
     }
     if (!(a.kind === SK.AddRec && a.loop === loop) || !a.isAffine() || !this.ctx.isInvariantIn(n, loop)) return null;
-    return this.countWhile(pred, a, n, loop);
+    return { pred, a, n };
+  }
+
+  /**
+   * How many times the backedge is taken before exiting block `exiting` leaves the loop, if
+   * no other exit is taken first (LLVM's computeExitLimit): only for a block of the loop
+   * itself (not of an inner loop) that dominates the single latch, so its test runs once in
+   * every iteration.
+   */
+  exitCount(loop: Loop, exiting: number): SCEV | null {
+    const latches = loop.latches();
+    if (latches.length !== 1 || this.li.loopFor(exiting) !== loop || !this.dt.dominates(exiting, latches[0])) return null;
+    const t = this.exitTest(loop, exiting);
+    return t === null ? null : this.countWhile(t.pred, t.a, t.n, loop, loop.exitingBlocks().length === 1);
   }
 
   /** Runs of `a pred n` being true from iteration 0 on, before the first false. */
-  private countWhile(pred: Pred, a: SCEV, n: SCEV, loop: Loop): SCEV | null {
+  private countWhile(pred: Pred, a: SCEV, n: SCEV, loop: Loop, onlyExit: boolean): SCEV | null {
     const ctx = this.ctx;
     const bits = a.bits;
     const s = a.start;
@@ -286,14 +309,16 @@ export class ScalarEvolution {
           const k = solveLinear(c, n.c - s.c, bits);
           return k === null ? null : ctx.constant(k, bits);
         }
-        // a recurrence that does not wrap meets n exactly, at distance / |step| (howFarToZero)
-        if (nsw || nuw) return c > 0n ? ctx.udiv(ctx.minus(n, s), step) : ctx.udiv(ctx.minus(s, n), ctx.constant(-c, bits));
+        // a recurrence that does not wrap meets n exactly, at distance / |step|, when the test
+        // is the loop's only way out (else it may never meet n, and leave by another exit;
+        // LLVM's howFarToZero with ControlsOnlyExit)
+        if ((nsw || nuw) && onlyExit) return c > 0n ? ctx.udiv(ctx.minus(n, s), step) : ctx.udiv(ctx.minus(s, n), ctx.constant(-c, bits));
         return null;
       case Pred.SLT:
       case Pred.ULT: {
         // counting up to n (exclusive): max(n, s) - s over c, rounded up
         const signed = pred === Pred.SLT;
-        if (c <= 0n || (c !== 1n && !(signed ? nsw : nuw))) return null;
+        if (c <= 0n || (c !== 1n && !(signed ? nsw : nuw) && !this.cannotOverflowPast(n, c, signed))) return null;
         const top = this.knownAtEntry(signed ? Pred.SGE : Pred.UGE, n, s, loop) ? n : signed ? ctx.smax(n, s) : ctx.umax(n, s);
         const dist = ctx.minus(top, s);
         return c === 1n ? dist : ctx.udiv(ctx.add([dist, ctx.constant(c - 1n, bits)]), step);
@@ -313,7 +338,7 @@ export class ScalarEvolution {
       case Pred.UGT: {
         // counting down to n (exclusive)
         const signed = pred === Pred.SGT;
-        if (c >= 0n || (c !== -1n && !(signed ? nsw : nuw))) return null;
+        if (c >= 0n || (c !== -1n && !(signed ? nsw : nuw) && !this.cannotOverflowPast(n, c, signed))) return null;
         const top = this.knownAtEntry(signed ? Pred.SGE : Pred.UGE, s, n, loop) ? s : signed ? ctx.smax(s, n) : ctx.umax(s, n);
         const dist = ctx.minus(top, n);
         return c === -1n ? dist : ctx.udiv(ctx.add([dist, ctx.constant(-c - 1n, bits)]), ctx.constant(-c, bits));
@@ -332,6 +357,18 @@ export class ScalarEvolution {
       default:
         return null;
     }
+  }
+
+  /**
+   * Whether a recurrence stepping by `c` cannot wrap before it passes `n` (LLVM's
+   * canIVOverflowOnLT/GT): n's range stays a step away from the type's end, so the last
+   * value below (above) n plus the step still fits.
+   */
+  private cannotOverflowPast(n: SCEV, c: bigint, signed: boolean): boolean {
+    const r = scevRanges(this);
+    const w = n.bits;
+    if (c > 0n) return signed ? r.signed(n).smax() <= (1n << BigInt(w - 1)) - 1n - (c - 1n) : r.unsigned(n).umax() <= (1n << BigInt(w)) - 1n - (c - 1n);
+    return signed ? r.signed(n).smin() >= -(1n << BigInt(w - 1)) + (-c - 1n) : r.unsigned(n).umin() >= -c - 1n;
   }
 
   /**

@@ -3,7 +3,7 @@
  * does not look into), n-ary add and mul, unsigned division, add-recurrences
  * `{start,+,step,+,…}<loop>` (Bachmann, Wang and Zima, "Chains of recurrences", 1994; LLVM's
  * ScalarEvolution.h/.cpp getAddExpr, getMulExpr, getAddRecExpr, evaluateAtIteration), the
- * casts zext/sext/trunc and smax/umax.
+ * casts zext/sext/trunc and smax/umax/smin/umin.
  *
  * Invariants: every expression is uniqued by its `SCEVContext` (structurally equal means the
  * same object, so `===` is equality); all arithmetic is modulo 2^bits of the expression's
@@ -29,6 +29,8 @@ export const enum SK {
   AddRec = 8,
   UMax = 9,
   SMax = 10,
+  UMin = 11,
+  SMin = 12,
   Unknown = 15,
 }
 
@@ -284,20 +286,43 @@ export class SCEVContext {
     return this.intern(SK.AddRec, o[0].bits, o, 0n, null, loop, flags, this.key(SK.AddRec, o[0].bits, o, `@${loop.index}`));
   }
 
-  private max(kind: SK.SMax | SK.UMax, a: SCEV, b: SCEV): SCEV {
+  /** max/min of two expressions: operands of the same kind flattened, constants folded, the kind's extremes absorbed (umin(x, 0) = 0, umin(x, -1) = x, and so on). */
+  private max(kind: SK.SMax | SK.UMax | SK.SMin | SK.UMin, a: SCEV, b: SCEV): SCEV {
     if (a === b) return a;
-    if (a.kind === SK.Const && b.kind === SK.Const) {
-      const [x, y] = kind === SK.SMax ? [a.c, b.c] : [BigInt.asUintN(a.bits, a.c), BigInt.asUintN(b.bits, b.c)];
-      return x >= y ? a : b;
+    const bits = a.bits;
+    const isMax = kind === SK.SMax || kind === SK.UMax;
+    const signed = kind === SK.SMax || kind === SK.SMin;
+    const val = (x: SCEV) => (signed ? x.c : BigInt.asUintN(bits, x.c));
+    const smin = -(1n << BigInt(bits - 1));
+    const [lo, hi] = signed ? [smin, -smin - 1n] : [0n, -1n];
+    let cst: SCEV | null = null;
+    const rest: SCEV[] = [];
+    for (const o of [...(a.kind === kind ? a.ops : [a]), ...(b.kind === kind ? b.ops : [b])]) {
+      if (o.kind === SK.Const) {
+        if (cst === null || (isMax ? val(o) > val(cst) : val(o) < val(cst))) cst = o;
+      } else if (!rest.includes(o)) rest.push(o);
     }
-    const ops = [a, b].sort((x, y) => compareSCEV(x, y));
-    return this.intern(kind, a.bits, ops, 0n, null, null, 0, this.key(kind, a.bits, ops));
+    if (cst !== null) {
+      // the extreme that wins absorbs everything; the one that loses is dropped
+      if (cst.c === (isMax ? hi : lo)) return cst;
+      if (cst.c !== (isMax ? lo : hi)) rest.push(cst);
+    }
+    if (rest.length === 0) return cst!;
+    if (rest.length === 1) return rest[0];
+    rest.sort((x, y) => compareSCEV(x, y));
+    return this.intern(kind, bits, rest, 0n, null, null, 0, this.key(kind, bits, rest));
   }
   smax(a: SCEV, b: SCEV): SCEV {
     return this.max(SK.SMax, a, b);
   }
   umax(a: SCEV, b: SCEV): SCEV {
     return this.max(SK.UMax, a, b);
+  }
+  smin(a: SCEV, b: SCEV): SCEV {
+    return this.max(SK.SMin, a, b);
+  }
+  umin(a: SCEV, b: SCEV): SCEV {
+    return this.max(SK.UMin, a, b);
   }
 
   zext(a: SCEV, bits: number): SCEV {
@@ -306,7 +331,8 @@ export class SCEVContext {
     if (a.kind === SK.ZExt) return this.zext(a.ops[0], bits);
     // a recurrence that never wraps unsigned extends operand-wise (its values all fit)
     if (a.kind === SK.AddRec && a.isAffine() && (a.flags & NW.NUW || nonNegativeNSW(a)) && a.step.kind === SK.Const && a.step.c >= 0n) {
-      return this.addRec([this.zext(a.start, bits), this.zext(a.step, bits)], a.loop!, NW.NUW);
+      // and its wide values stay below 2^(a.bits) <= the wide signed maximum: no signed wrap
+      return this.addRec([this.zext(a.start, bits), this.zext(a.step, bits)], a.loop!, NW.NUW | NW.NSW);
     }
     return this.intern(SK.ZExt, bits, [a], 0n, null, null, 0, this.key(SK.ZExt, bits, [a]));
   }

@@ -182,6 +182,38 @@ define i64 @f() {
   });
 });
 
+describe('loads from a never-written zero global at unknown offsets', () => {
+  // the shape of bench/loop-gen's programs whose array is only read: globalopt makes it
+  // constant, and a load anywhere inside an all-zero constant reads 0 (LLVM's
+  // ConstantFoldLoadFromUniformValue), so the loop sums nothing
+  const ir = `@arr = internal global [256 x i32] zeroinitializer
+define i32 @f(i32 %n) {
+entry:
+  br label %h
+h:
+  %i = phi i32 [ 0, %entry ], [ %i1, %h ]
+  %s = phi i32 [ 7, %entry ], [ %s1, %h ]
+  %k = and i32 %i, 255
+  %z = zext i32 %k to i64
+  %p = getelementptr inbounds [256 x i32], ptr @arr, i64 0, i64 %z
+  %v = load i32, ptr %p
+  %s1 = add i32 %s, %v
+  %i1 = add nsw i32 %i, 1
+  %c = icmp slt i32 %i1, %n
+  br i1 %c, label %h, label %out
+out:
+  ret i32 %s1
+}
+`;
+  it('fold to zero, and the loop computes nothing', () => {
+    const r = opt(ir, 'globalopt,instcombine');
+    expect(countOps(r.text, 'load')).toBe(0);
+    expect(sameResults(ir, 'globalopt,instcombine', 'f', [[0], [1], [300]])).toEqual([7, 7, 7]);
+    // a global with a non-zero element keeps its loads
+    expect(countOps(opt(ir.replace('zeroinitializer', '[i32 1, i32 0' + ', i32 0'.repeat(254) + ']'), 'globalopt,instcombine').text, 'load')).toBe(1);
+  });
+});
+
 describe.runIf(hasLlvm())('scalar evolution users on C, against lli-19', () => {
   const nestC = `#include <stdio.h>
 #include <stdlib.h>

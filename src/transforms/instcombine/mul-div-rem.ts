@@ -9,7 +9,7 @@ import { Instruction } from '../../ir/instruction.js';
 import { Flag, Opcode } from '../../ir/opcodes.js';
 import type { Value } from '../../ir/value.js';
 import { isKnownNonNegative } from '../../analysis/value-tracking.js';
-import { isRangeNonNegative } from '../../analysis/constant-range.js';
+import { isRangeNonNegative } from '../../analysis/signed-range.js';
 import { isCInt } from '../../analysis/patterns.js';
 import { fitsUnsigned, signedMin } from '../../util/apint.js';
 import { ci, isZero, log2Exact, binaryParts, reassocFlags, boolExtBinop } from './helpers.js';

@@ -33,8 +33,9 @@
  *    T*|step| < 2^bits), and the old IV dies.
  *  - widening: an IV `next = add nsw phi, step` whose values are sign-extended gets a
  *    wide twin that replaces the extensions and the invariant comparisons (indvars-widen.ts).
+ *  - LFTR with symbolic trip counts on scalar evolution: indvars-lftr.ts, after the above.
  * Not done: widening through zext or through derived values, non-affine recurrences,
- * symbolic trip counts for LFTR, loops with several exits, pointer IVs (GEP strength
+ * loops with several exits, pointer IVs (GEP strength
  * reduction), loop deletion.
  */
 import type { BasicBlock } from '../../ir/basic-block.js';
@@ -55,6 +56,7 @@ import { deleteIfDead } from '../utils/local.js';
 import { SK, Sym, sConst, sVal, sAdd, sMul, sNeg, sSub, SymEmitter, BasicIV, Linear } from './iv-expr.js';
 import { widenIV } from './indvars-widen.js';
 import { indvarsExitValuesSCEV } from './indvars-scev.js';
+import { indvarsLFTRSCEV } from './indvars-lftr.js';
 
 export interface IndVarsOptions {
   /** 'profitable': only when the replaced chain has at least two instructions (a mul among them). */
@@ -542,6 +544,7 @@ export const indvarsPass = definePass({
     reportStats(ctx, { 'redundant IVs merged': r.redundant, 'multiplications strength-reduced': r.reduced, 'exit values replaced': r.exitValues, 'exit tests replaced': r.lftr, 'IVs widened': r.widened });
     let changed = r.cfgChanged || r.redundant + r.reduced + r.exitValues + r.lftr + r.widened > 0;
     if (indvarsExitValuesSCEV(fn, ctx, changed, r.cfgChanged).replaced > 0) changed = true;
+    if (opts.lftr && indvarsLFTRSCEV(fn, ctx, changed) > 0) changed = true;
     return { changed, preserved: r.cfgChanged ? 'none' : changed ? 'cfg' : 'all' };
   },
 });

@@ -2,8 +2,8 @@
  * print<scalar-evolution>: what ScalarEvolution knows about a function, in the layout of
  * `opt-19 -passes='print<scalar-evolution>'` (LLVM's ScalarEvolution::print): each integer
  * instruction with its expression and, in a loop, its value at the loop's exit; then each
- * loop's backedge-taken count. Ranges (`U:`/`S:`) are not computed here and print as
- * full-set; max counts print only when the count is a constant. The pass is `print` with
+ * loop's backedge-taken count. Each expression's unsigned and signed ranges (`U:`/`S:`) come
+ * from src/analysis/scev-range.ts, as does the constant max count. The pass is `print` with
  * the analysis as its one required parameter, as in LLVM's pipeline syntax.
  */
 import type { Function } from '../../ir/function.js';
@@ -13,6 +13,8 @@ import { intType } from '../../ir/types.js';
 import { NW, SK, type SCEV } from '../../analysis/scev-expr.js';
 import type { Loop } from '../../analysis/loops.js';
 import type { ScalarEvolution } from '../../analysis/scalar-evolution.js';
+import { scevRanges } from '../../analysis/scev-range.js';
+import { backedgeTakenInfo } from '../../analysis/scev-exits.js';
 import { blockLabel, printInstruction, printType, printValue } from '../../text/printer.js';
 import { ScalarEvolutionAnalysis } from '../../pm/analyses.js';
 import { definePass, param } from '../../pm/define-pass.js';
@@ -52,6 +54,10 @@ export function scevText(s: SCEV): string {
       return `(${s.ops.map(scevText).join(' smax ')})`;
     case SK.UMax:
       return `(${s.ops.map(scevText).join(' umax ')})`;
+    case SK.SMin:
+      return `(${s.ops.map(scevText).join(' smin ')})`;
+    case SK.UMin:
+      return `(${s.ops.map(scevText).join(' umin ')})`;
     case SK.AddRec:
       return `{${s.ops.map(scevText).join(',+,')}}${flagText(s.flags)}<${loopName(s.loop!)}>`;
     case SK.ZExt:
@@ -67,12 +73,13 @@ export function scevText(s: SCEV): string {
 /** The whole report for one function. */
 export function printScalarEvolution(fn: Function, se: ScalarEvolution): string {
   const li = se.li;
+  const ranges = scevRanges(se);
   let out = `Printing analysis 'Scalar Evolution Analysis' for function '${fn.name}':\nClassifying expressions for: @${fn.name}\n`;
   for (const b of fn.blocks()) {
     for (let i: Instruction | null = b.first; i !== null; i = i.next) {
       if (!i.type.isInt() || i.op === Opcode.ICmp) continue; // LLVM skips compares
       const s = se.get(i);
-      out += `  ${printInstruction(i).trim()}\n  -->  ${scevText(s)} U: full-set S: full-set`;
+      out += `  ${printInstruction(i).trim()}\n  -->  ${scevText(s)} U: ${ranges.unsigned(s)} S: ${ranges.signed(s)}`;
       const l = se.loopOf(b);
       if (l !== null) {
         const e = se.exitValue(s, l);
@@ -92,15 +99,20 @@ export function printScalarEvolution(fn: Function, se: ScalarEvolution): string 
     for (const c of l.subLoops) stack.push(c);
   }
   for (let k = post.length - 1; k >= 0; k--) order.push(post[k]);
+  const withType = (n: SCEV) => (n.kind === SK.Const ? `${printType(intType(n.bits))} ${n.c}` : scevText(n));
   for (const l of order) {
-    const n = se.backedgeTakenCount(l);
-    if (n === null) {
-      out += `Loop ${loopName(l)}: <multiple exits> Unpredictable backedge-taken count.\n`;
-      continue;
-    }
-    out += `Loop ${loopName(l)}: backedge-taken count is ${scevText(n)}\n`;
-    if (n.kind === SK.Const) out += `Loop ${loopName(l)}: constant max backedge-taken count is ${printType(intType(n.bits))} ${n.c}\n`;
-    out += `Loop ${loopName(l)}: symbolic max backedge-taken count is ${scevText(n)}\n`;
+    // as LLVM's PrintLoopInfo: the exact count, each exit's, the constant and symbolic maxima
+    const info = backedgeTakenInfo(se, l);
+    const many = info.exits.length !== 1;
+    const name = loopName(l);
+    const exitName = (b: number) => li.cfg.blockOf(b)!.name;
+    out += `Loop ${name}: ${many ? '<multiple exits> ' : ''}${info.exact === null ? 'Unpredictable backedge-taken count.' : `backedge-taken count is ${withType(info.exact)}`}\n`;
+    if (many) for (const e of info.exits) out += `  exit count for ${exitName(e.block)}: ${e.count === null ? '***COULDNOTCOMPUTE***' : withType(e.count)}\n`;
+    const max = ranges.constantMaxBTC(l);
+    const bits = info.symbolicMax?.bits ?? 0;
+    out += `Loop ${name}: ${max === null ? 'Unpredictable constant max backedge-taken count. ' : `constant max backedge-taken count is ${printType(intType(bits))} ${BigInt.asIntN(bits, max)}`}\n`;
+    out += `Loop ${name}: ${info.symbolicMax === null ? 'Unpredictable symbolic max backedge-taken count. ' : `symbolic max backedge-taken count is ${withType(info.symbolicMax)}`}\n`;
+    if (many) for (const e of info.exits) out += `  symbolic max exit count for ${exitName(e.block)}: ${e.count === null ? '***COULDNOTCOMPUTE***' : withType(e.count)}\n`;
   }
   return out;
 }

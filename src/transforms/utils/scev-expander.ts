@@ -59,7 +59,9 @@ export function expansionCost(s: SCEV): number {
         break;
       case SK.SMax:
       case SK.UMax:
-        cost += 2;
+      case SK.SMin:
+      case SK.UMin:
+        cost += 2 * (x.ops.length - 1);
         break;
       case SK.UDiv:
         // a division is slow; by a power of two it is a shift (as LLVM's expander emits it)
@@ -189,10 +191,16 @@ export class SCEVExpander {
         if (isPow2Const(x.ops[1])) return inst(b.binary(Opcode.LShr, v(x.ops[0]), ConstantInt.get(ty, log2(BigInt.asUintN(x.bits, x.ops[1].c)))));
         return inst(b.binary(Opcode.UDiv, v(x.ops[0]), v(x.ops[1])));
       case SK.SMax:
-      case SK.UMax: {
-        const [l, r] = [v(x.ops[0]), v(x.ops[1])];
-        const c = inst(b.icmp(x.kind === SK.SMax ? Pred.SGT : Pred.UGT, l, r));
-        return inst(b.select(c, l, r));
+      case SK.UMax:
+      case SK.SMin:
+      case SK.UMin: {
+        const p = x.kind === SK.SMax ? Pred.SGT : x.kind === SK.UMax ? Pred.UGT : x.kind === SK.SMin ? Pred.SLT : Pred.ULT;
+        let acc = v(x.ops[0]);
+        for (let k = 1; k < x.ops.length; k++) {
+          const r = v(x.ops[k]);
+          acc = inst(b.select(inst(b.icmp(p, acc, r)), acc, r));
+        }
+        return acc;
       }
       case SK.ZExt:
         return inst(b.cast(Opcode.ZExt, v(x.ops[0]), ty));

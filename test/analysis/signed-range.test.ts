@@ -1,5 +1,5 @@
 /**
- * signedRange (src/analysis/constant-range.ts) and the rules built on it: `x srem C` -> x and
+ * signedRange (src/analysis/signed-range.ts) and the rules built on it: `x srem C` -> x and
  * `x sdiv C` -> 0 when |x| < |C| (instsimplify, LLVM's simplifyRem/isDivZero), srem/sdiv of a
  * non-negative value by a positive constant -> urem/udiv (instcombine).
  * Oracles: exhaustive evaluation at i8 of random expression trees (plain two's-complement
@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { signedRange } from '../../src/analysis/constant-range.js';
+import { signedRange } from '../../src/analysis/signed-range.js';
 import type { Instruction } from '../../src/ir/instruction.js';
 import { parseModule } from '../../src/text/parser.js';
 import { OPT, hasLlvm, llvmAsError, runLli, runTool } from '../helpers/llvm.js';
