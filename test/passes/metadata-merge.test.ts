@@ -1,0 +1,116 @@
+/**
+ * Metadata of instructions that become one (#22), against opt-19 as the oracle: the same
+ * pass run by opt-19 and by ssakit on small inputs, both outputs printed through `opt-19 -S`
+ * (which numbers metadata its own way, so equal modules give equal texts), must agree —
+ * attachments included (TBAA of the least common type, united !range, !nonnull and
+ * !noundef only where LLVM keeps them, alias scopes, merged locations). Every output is
+ * verified (optimizeText verifies, and prints nothing when a pass broke the module) and
+ * accepted by llvm-as-19.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { optimizeText } from '../../src/driver/streaming.js';
+import { MDNode } from '../../src/ir/metadata.js';
+import { getDILocation } from '../../src/ir/metadata.js';
+import { mergedLocation, mostGenericRange } from '../../src/transforms/utils/metadata-merge.js';
+import { ConstantInt } from '../../src/ir/constants.js';
+import { i32 } from '../../src/ir/types.js';
+import { ValueAsMetadata } from '../../src/ir/metadata.js';
+import { hasLlvm, llvmAsError, OPT, runTool } from '../helpers/llvm.js';
+
+const DIR = 'test/text/fixtures/metadata-merge';
+
+/** opt-19 -S of a text, without comments and source_filename (ours has none). */
+function normalise(text: string): string {
+  const r = runTool(OPT, ['-S', '-', '-o', '-'], { input: text });
+  if (r.status !== 0) throw new Error(`opt-19 -S refused the text:\n${r.stderr.toString()}`);
+  return r.stdout
+    .toString()
+    .split('\n')
+    .filter((l) => !l.startsWith(';') && !l.startsWith('source_filename'))
+    .join('\n');
+}
+
+function ours(file: string, pass: string): string {
+  const out = optimizeText(readFileSync(`${DIR}/${file}`, 'utf8'), file, { pipeline: pass }).output;
+  expect(out, 'the verifier accepts the output').not.toBeNull();
+  expect(llvmAsError(out!)).toBeNull();
+  return out!;
+}
+
+function theirs(file: string, pass: string): string {
+  const r = runTool(OPT, ['-S', `-passes=${pass}`, `${DIR}/${file}`, '-o', '-']);
+  expect(r.status).toBe(0);
+  return r.stdout.toString();
+}
+
+// Reason for runIf: needs opt-19 and llvm-as-19 (the oracle); without them these skip.
+describe.runIf(hasLlvm())('combined instructions keep the metadata opt-19 keeps', () => {
+  const cases: [string, string][] = [
+    ['gvn1.ll', 'gvn'],
+    ['gvn1.ll', 'early-cse'],
+    ['gvn2.ll', 'gvn'],
+    ['gvn2.ll', 'early-cse'],
+    ['gvn3.ll', 'gvn'],
+    ['gvn3.ll', 'early-cse'],
+    ['gvn4.ll', 'early-cse'],
+  ];
+  for (const [file, pass] of cases) {
+    it(`${pass} on ${file}: the same module as opt-19 -passes=${pass}`, () => {
+      expect(normalise(ours(file, pass))).toBe(normalise(theirs(file, pass)));
+    });
+  }
+
+  it('licm promotion: the exit store and the preheader load carry the attachments opt-19 gives them', () => {
+    const attachments = (text: string, re: RegExp): string => {
+      const t = normalise(text);
+      const line = t.split('\n').find((l) => re.test(l)) ?? '';
+      // the attachment list, with each !N replaced by the node it names
+      const defs = new Map(t.split('\n').filter((l) => /^!\d+ = /.test(l)).map((l) => [l.slice(0, l.indexOf(' ')), l.slice(l.indexOf('=') + 2)]));
+      return (line.match(/, !\w+ !\d+/g) ?? []).map((a) => a.replace(/!\d+$/, (n) => defs.get(n) ?? n)).join('');
+    };
+    const o = ours('licm1.ll', 'licm');
+    const t = theirs('licm1.ll', 'licm');
+    const store = /^\s+store i32 %.*, ptr @g/;
+    expect(attachments(o, store)).toBe(attachments(t, store));
+    expect(attachments(o, store)).toContain('!DILocation(line: 3, scope: !3)');
+    const load = /^\s+%.* = load i32, ptr @g/;
+    expect(attachments(o, load)).toBe(attachments(t, load));
+    expect(attachments(o, load)).toContain('!tbaa');
+  });
+});
+
+describe('merging by LLVM rules (expected values: the rules of getMergedLocation and getMostGenericRange)', () => {
+  const file = new MDNode('DIFile', ['"a.c"', '"/"'], ['filename', 'directory']);
+  const sp = new MDNode('DISubprogram', ['"f"', file], ['name', 'file'], true);
+  const blk = new MDNode('DILexicalBlock', [sp, file, '4'], ['scope', 'file', 'line'], true);
+  const sp2 = new MDNode('DISubprogram', ['"g"', file], ['name', 'file'], true);
+
+  it('same line keeps the line, same column too; the common scope of two blocks is their parent', () => {
+    const a = getDILocation(3, 5, sp);
+    expect(mergedLocation(a, a)).toBe(a);
+    expect(mergedLocation(a, getDILocation(3, 5, blk))).toBe(getDILocation(3, 5, sp));
+    expect(mergedLocation(a, getDILocation(3, 9, sp))).toBe(getDILocation(3, 0, sp));
+    expect(mergedLocation(a, getDILocation(4, 5, blk))).toBe(getDILocation(0, 0, sp));
+    expect(mergedLocation(a, null)).toBeNull();
+  });
+
+  it('inlined copies of one line merge to it at their common call site; nothing in common gives line 0 in A`s scope', () => {
+    const call = getDILocation(10, 2, sp2);
+    const x = getDILocation(3, 5, sp, call);
+    const y = getDILocation(3, 5, sp, getDILocation(11, 2, sp2));
+    // the callee lines agree, the call sites do not: line 0 at the call sites' merge
+    expect(mergedLocation(x, y)).toBe(getDILocation(3, 5, sp, getDILocation(0, 0, sp2)));
+    expect(mergedLocation(getDILocation(3, 5, sp), getDILocation(7, 1, sp2))).toBe(getDILocation(0, 0, sp));
+  });
+
+  it('ranges: union, touching ranges joined, a full union dropped', () => {
+    const r = (...v: number[]): MDNode => new MDNode('', v.map((n) => ValueAsMetadata.get(ConstantInt.get(i32, n))), null);
+    const text = (n: MDNode | null): string => (n === null ? 'none' : n.ops.map((o) => ((o as ValueAsMetadata).value as ConstantInt).value.toString()).join(','));
+    expect(text(mostGenericRange(r(0, 10), r(5, 20)))).toBe('0,20');
+    expect(text(mostGenericRange(r(0, 10), r(10, 20)))).toBe('0,20');
+    expect(text(mostGenericRange(r(0, 5), r(10, 20)))).toBe('0,5,10,20');
+    expect(text(mostGenericRange(r(-5, 3), r(2, 10, 20, -10)))).toBe('-5,10,20,-10');
+    expect(text(mostGenericRange(r(5, 0), r(0, 6)))).toBe('none');
+  });
+});
