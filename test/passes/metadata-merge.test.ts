@@ -5,9 +5,13 @@
  * attachments included (TBAA of the least common type, united !range, !nonnull and
  * !noundef only where LLVM keeps them, alias scopes, merged locations). Every output is
  * verified (optimizeText verifies, and prints nothing when a pass broke the module) and
- * accepted by llvm-as-19.
+ * accepted by llvm-as-19. Debug records of deleted instructions are salvaged into
+ * DIExpressions as opt-19 salvages them (same passes, same records), and our -O2 of clang
+ * -g programs compiles with llc-19 to objects whose DWARF llvm-dwarfdump-19 --verify accepts.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { optimizeText } from '../../src/driver/streaming.js';
 import { MDNode } from '../../src/ir/metadata.js';
@@ -16,7 +20,7 @@ import { mergedLocation, mostGenericRange } from '../../src/transforms/utils/met
 import { ConstantInt } from '../../src/ir/constants.js';
 import { i32 } from '../../src/ir/types.js';
 import { ValueAsMetadata } from '../../src/ir/metadata.js';
-import { hasLlvm, llvmAsError, OPT, runTool } from '../helpers/llvm.js';
+import { clangFileToLL, hasLlvm, hasTool, llvmAsError, OPT, runTool } from '../helpers/llvm.js';
 
 const DIR = 'test/text/fixtures/metadata-merge';
 
@@ -54,6 +58,11 @@ describe.runIf(hasLlvm())('combined instructions keep the metadata opt-19 keeps'
     ['gvn3.ll', 'gvn'],
     ['gvn3.ll', 'early-cse'],
     ['gvn4.ll', 'early-cse'],
+    // salvage of the debug records of deleted instructions
+    ['salvage1.ll', 'dce'],
+    ['salvage1.ll', 'adce'],
+    ['salvage1.ll', 'instcombine'],
+    ['salvage1.ll', 'early-cse'],
   ];
   for (const [file, pass] of cases) {
     it(`${pass} on ${file}: the same module as opt-19 -passes=${pass}`, () => {
@@ -78,6 +87,29 @@ describe.runIf(hasLlvm())('combined instructions keep the metadata opt-19 keeps'
     expect(attachments(o, load)).toBe(attachments(t, load));
     expect(attachments(o, load)).toContain('!tbaa');
   });
+});
+
+// Reason for runIf: needs clang-19, llc-19 and llvm-dwarfdump-19 (the oracles of the DWARF we lead to).
+describe.runIf(hasLlvm() && hasTool('llc-19') && hasTool('llvm-dwarfdump-19'))('salvaged records through -O2 make valid DWARF', () => {
+  for (const name of ['sort_algos', 'struct_arrays']) {
+    it(`${name}.c -g: our -O2 salvages records (DW_OP_ expressions appear), llc-19 compiles it, llvm-dwarfdump-19 --verify passes`, () => {
+      const ll = clangFileToLL(`test/programs/${name}.c`, 'O0', ['-g']);
+      const out = optimizeText(readFileSync(ll, 'utf8'), ll, { pipeline: 'default<O2>' }).output!;
+      expect(out).not.toBeNull();
+      expect(llvmAsError(out)).toBeNull();
+      expect(out).toMatch(/#dbg_value\([^\n]*DW_OP_(plus_uconst|LLVM_arg|constu|LLVM_convert)/);
+      const dir = mkdtempSync(join(tmpdir(), 'ssakit-salvage-'));
+      try {
+        writeFileSync(join(dir, 'o.ll'), out);
+        const llc = runTool('llc-19', ['-O2', '-filetype=obj', join(dir, 'o.ll'), '-o', join(dir, 'o.o')]);
+        expect(llc.stderr.toString()).toBe('');
+        const v = runTool('llvm-dwarfdump-19', ['--verify', join(dir, 'o.o')]);
+        expect(v.stdout.toString()).toContain('No errors.');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });
 
 describe('merging by LLVM rules (expected values: the rules of getMergedLocation and getMostGenericRange)', () => {
