@@ -112,6 +112,25 @@ describe.runIf(hasLlvm() && hasTool('llc-19') && hasTool('llvm-dwarfdump-19'))('
   }
 });
 
+// Reason for runIf: needs clang-19 and opt-19 (the oracle of how many records the copies carry).
+describe.runIf(hasLlvm())('copied code carries the debug records (unroll, as CloneBasicBlock)', () => {
+  it('full unrolling of a 4-trip loop: the loop-local variable t has a #dbg_value in each copy, as after opt-19', () => {
+    const c = clangFileToLL(`${DIR}/unroll-records.c`, 'O0', ['-g']);
+    const prep = runTool(OPT, ['-S', '-passes=mem2reg,loop-simplify,loop-rotate,lcssa', c, '-o', '-']).stdout.toString();
+    const out = optimizeText(prep, 'u.ll', { pipeline: 'loop-unroll' }).output!;
+    expect(out).not.toBeNull();
+    expect(llvmAsError(out)).toBeNull();
+    const theirs = runTool(OPT, ['-S', '-passes=loop-unroll', '-', '-o', '-'], { input: prep }).stdout.toString();
+    const perVariable = (text: string, name: string): number => {
+      const id = new RegExp(`^(!\\d+) = !DILocalVariable\\(name: "${name}"`, 'm').exec(text)![1];
+      return (text.match(new RegExp(`#dbg_value\\([^\\n]*, ${id}, `, 'g')) ?? []).length;
+    };
+    expect(perVariable(theirs, 't')).toBe(4);
+    expect(perVariable(out, 't')).toBe(perVariable(theirs, 't'));
+    expect(out).not.toMatch(/loop:|br i1 %cmp/);
+  });
+});
+
 describe('merging by LLVM rules (expected values: the rules of getMergedLocation and getMostGenericRange)', () => {
   const file = new MDNode('DIFile', ['"a.c"', '"/"'], ['filename', 'directory']);
   const sp = new MDNode('DISubprogram', ['"f"', file], ['name', 'file'], true);
