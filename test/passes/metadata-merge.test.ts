@@ -70,6 +70,23 @@ describe.runIf(hasLlvm())('combined instructions keep the metadata opt-19 keeps'
     });
   }
 
+  it('equal non-distinct tuples print as one node, numbered as opt-19 numbers them (LLVM uniques MDNodes by operands)', () => {
+    const o = ours('unique-tuples.ll', '');
+    expect(normalise(o)).toBe(normalise(readFileSync(`${DIR}/unique-tuples.ll`, 'utf8')));
+    // the text itself, not only after opt-19's reading: no two definitions with one body
+    const bodies = o.split('\n').filter((l) => /^!\d+ = /.test(l)).map((l) => l.slice(l.indexOf('=')));
+    expect(new Set(bodies).size).toBe(bodies.length);
+    expect(bodies.length).toBe(6);
+  });
+
+  it('two runtime-unrolled loops (our -O2): their loop IDs share one !{!"llvm.loop.unroll.disable"} node, as LLVM prints it once', () => {
+    const ll = clangFileToLL(`${DIR}/two-loops.c`, 'O0', ['-g']);
+    const out = optimizeText(readFileSync(ll, 'utf8'), ll, { pipeline: 'default<O2>' }).output!;
+    expect(llvmAsError(out)).toBeNull();
+    expect((out.match(/!llvm\.loop !\d+/g) ?? []).length).toBeGreaterThanOrEqual(2);
+    expect((out.match(/^!\d+ = !\{!"llvm\.loop\.unroll\.disable"\}$/gm) ?? []).length).toBe(1);
+  });
+
   it('licm promotion: the exit store and the preheader load carry the attachments opt-19 gives them', () => {
     const attachments = (text: string, re: RegExp): string => {
       const t = normalise(text);
