@@ -14,18 +14,12 @@
  * Called from the erase hook of metadata.ts with the instruction's operands still in
  * place; invariant: a salvaged record names only values that are still in a function.
  */
-import { type ConstantInt, PoisonValue } from './constants.js';
+import type { ConstantInt } from './constants.js';
 import type { Instruction } from './instruction.js';
 import { allocSize, structLayout } from './layout.js';
 import { Opcode, Pred } from './opcodes.js';
 import { TypeKind } from './types.js';
 import { type Value, ValueKind } from './value.js';
-
-/** What salvage needs of metadata.ts (passed in to keep the import one-way). */
-export interface SalvageRecord {
-  kind: string;
-  ops: unknown[];
-}
 
 /** Operands after each DWARF operation LLVM knows the arity of (others take none). */
 const ARITY: Record<string, number> = {
@@ -218,13 +212,3 @@ export function appendOpsToArg(expr: string[][], add: string[], argNo: number, s
 /** LLVM's limits: longer expressions or wider argument lists are not made. */
 export const MAX_EXPRESSION_SIZE = 128;
 export const MAX_DEBUG_ARGS = 16;
-
-/** The number of elements of an expression (operations and their arguments). */
-export function expressionSize(toks: string[]): number {
-  return toks.length;
-}
-
-/** `poison` of a value's type (a kill location operand). */
-export function killValue(v: Value): Value {
-  return PoisonValue.get(v.type);
-}
