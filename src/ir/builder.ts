@@ -5,7 +5,7 @@
  * simplifier themselves.
  */
 import { BasicBlock } from './basic-block.js';
-import type { MDNode } from './metadata.js';
+import type { DbgRecord, MDNode } from './metadata.js';
 import { ConstantInt } from './constants.js';
 import type { Function } from './function.js';
 import { Instruction } from './instruction.js';
@@ -29,6 +29,7 @@ export class IRBuilder {
 
   /** Inserts at the end of `block`. */
   setInsertPoint(block: BasicBlock): this {
+    this.pendingRecords = null;
     this.block = block;
     this.before = null;
     return this;
@@ -36,6 +37,7 @@ export class IRBuilder {
 
   /** Inserts right before `inst`. */
   setInsertPointBefore(inst: Instruction): this {
+    this.pendingRecords = null;
     this.block = inst.parent;
     this.before = inst;
     return this;
@@ -48,8 +50,19 @@ export class IRBuilder {
   /** The `!dbg` location given to every instruction inserted (LLVM's SetCurrentDebugLocation); null: none. */
   debugLoc: MDNode | null = null;
 
+  /**
+   * Debug records (`#dbg_value`…) for the next instruction inserted, which they precede (a
+   * front end says "variable x now holds v" before it has the instruction to hang that on);
+   * dropped when the insertion point moves.
+   */
+  pendingRecords: DbgRecord[] | null = null;
+
   insert<T extends Instruction>(inst: T, name = ''): T {
     if (this.debugLoc !== null && inst.md === null) inst.md = [{ kind: 'dbg', node: this.debugLoc }];
+    if (this.pendingRecords !== null) {
+      inst.dbgRecords = inst.dbgRecords === null ? this.pendingRecords : inst.dbgRecords.concat(this.pendingRecords);
+      this.pendingRecords = null;
+    }
     if (name !== '') inst.name = name;
     if (this.block === null) throw new Error('IRBuilder has no insertion point');
     if (this.before !== null) this.block.insertBefore(inst, this.before);

@@ -169,8 +169,9 @@ export class Instruction extends Value implements User {
       throw new Error(`cannot erase '${this.opcodeName}' instruction${this.name ? ' %' + this.name : ''}: it still has ${this.numUses} use(s)`);
     }
     this.removeFromParent();
-    this.dropAllReferences();
+    // before the operands go: debug records of this value are salvaged from them
     if (metadataHooks.active) metadataHooks.erased(this);
+    this.dropAllReferences();
   }
 
   insertBefore(pos: Instruction): void {

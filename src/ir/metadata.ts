@@ -21,6 +21,8 @@
  * walks use explicit stacks.
  */
 import { PoisonValue } from './constants.js';
+import { appendOpsToArg, expressionOps, locationOperandCount, MAX_DEBUG_ARGS, MAX_EXPRESSION_SIZE, salvageOps } from './debug-salvage.js';
+import type { Instruction } from './instruction.js';
 import { metadataHooks, type Value, ValueKind } from './value.js';
 
 export const enum MDKind {
@@ -96,6 +98,8 @@ export class MDNode extends Metadata {
 
 /** A value as metadata: `i32 7`, `ptr @g`, `ptr %x` (function-local, in debug records). */
 export class ValueAsMetadata extends Metadata {
+  /** The debug record whose location this is (directly or in its `!DIArgList`), for salvage. */
+  owner: DbgRecord | null = null;
   constructor(public value: Value) {
     super(MDKind.Value);
   }
@@ -146,13 +150,66 @@ metadataHooks.replaced = (from: Value, to: Value): void => {
   }
 };
 
-metadataHooks.erased = (v: Value): void => {
+metadataHooks.erased = (v: Value): void => salvageDebugInfo(v);
+
+/**
+ * LLVM's salvageDebugInfo, for `v` about to be deleted with its operands still in place:
+ * the records describing it are rewritten in terms of its operands or killed, and every
+ * other metadata use of it turns poison. Erasing an instruction does this by itself; a
+ * pass that drops operands before deleting (ADCE) calls it first.
+ */
+export function salvageDebugInfo(v: Value): void {
+  if (!metadataHooks.active) return;
   const list = tracked.get(v);
   if (list === undefined) return;
   tracked.delete(v);
   const p = PoisonValue.get(v.type);
-  for (const m of list) m.value = p;
-};
+  // records whose location is v are salvaged (debug-salvage.ts); any other use turns poison
+  const records: DbgRecord[] = [];
+  for (const m of list) {
+    const r = m.owner;
+    if (r !== null && m.value === v && r.locationOps().includes(m)) {
+      if (!records.includes(r)) records.push(r);
+    } else if (m.value === v) m.value = p;
+  }
+  if (records.length > 0) salvageRecords(v, records);
+}
+
+/** salvageDebugInfoForDbgValues: each record describing `v` rewritten without it, or killed. */
+function salvageRecords(v: Value, records: DbgRecord[]): void {
+  let failed = v.kind !== ValueKind.Instruction;
+  for (const r of records) {
+    if (failed) {
+      r.kill();
+      continue;
+    }
+    const exprNode = r.ops[2];
+    const locs = r.locationOps();
+    const locNo = locs.findIndex((m) => m.value === v);
+    if (!isNode(exprNode) || exprNode.name !== 'DIExpression' || r.kind === 'label' || locNo < 0) {
+      r.kill();
+      continue;
+    }
+    const expr = expressionOps(exprNode.ops[0] as string);
+    const s = salvageOps(v as unknown as Instruction, locationOperandCount(expr));
+    const gone = (x: Value): boolean => x.kind === ValueKind.Instruction && (x as unknown as { parent: unknown }).parent === null;
+    if (s === null || gone(s.op0) || s.extra.some(gone)) {
+      failed = true;
+      r.kill();
+      continue;
+    }
+    const toks = appendOpsToArg(expr, s.ops, locNo, r.kind !== 'declare');
+    const vals = locs.map((m) => (m.value === v ? s.op0 : m.value));
+    const valid = toks.length <= MAX_EXPRESSION_SIZE;
+    if (s.extra.length === 0 && valid) r.setLocation(vals, r.ops[0] !== null && isNode(r.ops[0] as MDOperand));
+    else if (r.kind !== 'declare' && valid && vals.length + s.extra.length <= MAX_DEBUG_ARGS) r.setLocation([...vals, ...s.extra], true);
+    else {
+      r.kill();
+      continue;
+    }
+    r.ops[2] = new MDNode('DIExpression', [toks.join(', ')], null);
+  }
+}
 
 // ---- attachments --------------------------------------------------------------------------
 
@@ -223,7 +280,39 @@ export class DbgRecord {
     public kind: DbgRecordKind,
     public ops: MDOperand[],
     public loc: MDNode,
-  ) {}
+  ) {
+    this.adopt();
+  }
+
+  /** Marks the values of the location as this record's (after its operands change). */
+  adopt(): void {
+    for (const m of this.locationOps()) m.owner = this;
+  }
+
+  /** The values of the location: operand 0 itself, or the entries of its `!DIArgList`. */
+  locationOps(): ValueAsMetadata[] {
+    if (this.kind === 'label') return [];
+    const o = this.ops[0];
+    if (o === null || o === undefined || typeof o === 'string') return [];
+    if (o.mdKind === MDKind.Value) return [o as ValueAsMetadata];
+    if (o.mdKind === MDKind.Node && (o as MDNode).name === 'DIArgList') {
+      const out: ValueAsMetadata[] = [];
+      for (const a of (o as MDNode).ops) if (a !== null && typeof a !== 'string' && a.mdKind === MDKind.Value) out.push(a as ValueAsMetadata);
+      return out;
+    }
+    return [];
+  }
+
+  /** Sets the location to `vals` (a `!DIArgList` when `list`, else the single value). */
+  setLocation(vals: Value[], list: boolean): void {
+    this.ops[0] = list ? new MDNode('DIArgList', vals.map((x) => ValueAsMetadata.get(x)), null) : ValueAsMetadata.get(vals[0]);
+    this.adopt();
+  }
+
+  /** LLVM's setKillLocation: every location value becomes poison. */
+  kill(): void {
+    for (const m of this.locationOps()) m.value = PoisonValue.get(m.value.type);
+  }
 
   /** The value a value/declare/assign record describes, when it is a single value. */
   get value(): Value | null {
@@ -232,7 +321,13 @@ export class DbgRecord {
   }
 
   clone(): DbgRecord {
-    const ops = this.ops.map((o) => (o !== null && typeof o !== 'string' && o.mdKind === MDKind.Value ? ValueAsMetadata.get((o as ValueAsMetadata).value) : o));
+    const ops = this.ops.map((o) => {
+      if (o === null || typeof o === 'string') return o;
+      if (o.mdKind === MDKind.Value) return ValueAsMetadata.get((o as ValueAsMetadata).value);
+      // a !DIArgList belongs to one record: the copy gets its own
+      if (o.mdKind === MDKind.Node && (o as MDNode).name === 'DIArgList') return new MDNode('DIArgList', (o as MDNode).ops.map((a) => (a !== null && typeof a !== 'string' && a.mdKind === MDKind.Value ? ValueAsMetadata.get((a as ValueAsMetadata).value) : a)), null);
+      return o;
+    });
     return new DbgRecord(this.kind, ops, this.loc);
   }
 }
@@ -349,6 +444,7 @@ export function remapRecord(r: DbgRecord, map: Map<Value, Value>): void {
       }), null);
     }
   }
+  r.adopt();
 }
 
 /**

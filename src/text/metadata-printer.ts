@@ -92,8 +92,66 @@ export class MetadataSlots {
   inputIds = false;
   roots: number[] | null = null;
 
+  /** Per generic tuple, the first tuple printed with the same operands (see `canon`). */
+  private readonly canonOf = new Map<MDNode, MDNode>();
+  private readonly byKey = new Map<string, MDNode>();
+  private readonly ids = new Map<MDNode, number>();
+
+  /**
+   * The node printed for `n`: LLVM uniques every non-distinct node by its operands, so two
+   * tuples a pass made with equal operands (two `!{!"llvm.loop.unroll.disable"}`, a TBAA tag
+   * equal to one read) are one node, printed once. Generic tuples only (the specialized nodes
+   * passes make, DILocations, are uniqued when made); a tuple in a cycle of tuples is left as is.
+   */
+  canon(n: MDNode): MDNode {
+    if (n.distinct || n.keys !== null || n.name !== '' || this.inputIds) return n;
+    const have = this.canonOf.get(n);
+    if (have !== undefined) return have;
+    const isTuple = (o: MDOperand): o is MDNode => isNodeOp(o) && !o.distinct && o.keys === null && o.name === '';
+    const open = new Set<MDNode>();
+    const stack: MDNode[] = [n];
+    while (stack.length > 0) {
+      const x = stack[stack.length - 1];
+      if (this.canonOf.has(x)) {
+        stack.pop();
+        continue;
+      }
+      if (!open.has(x)) {
+        open.add(x);
+        for (const o of x.ops) if (isTuple(o) && !this.canonOf.has(o) && !open.has(o)) stack.push(o);
+        continue;
+      }
+      stack.pop();
+      let key = '';
+      for (const o of x.ops) {
+        if (o === null) key += 'n,';
+        else if (typeof o === 'string') key += 'l' + o.length + ':' + o + ',';
+        else if (o.mdKind === MDKind.String) key += 's' + (o as MDString).raw.length + ':' + (o as MDString).raw + ',';
+        else if (o.mdKind === MDKind.Node) {
+          const c = isTuple(o) ? this.canonOf.get(o) : (o as MDNode);
+          if (c === undefined) {
+            key = ''; // an operand still open: a cycle, not uniqued
+            break;
+          }
+          let id = this.ids.get(c);
+          if (id === undefined) this.ids.set(c, (id = this.ids.size));
+          key += 'N' + id + ',';
+        } else key += 'v' + (o as ValueAsMetadata).value.uid + ',';
+      }
+      if (key === '' && x.ops.length > 0) {
+        this.canonOf.set(x, x);
+        continue;
+      }
+      const first = this.byKey.get(key);
+      if (first === undefined) this.byKey.set(key, x);
+      this.canonOf.set(x, first ?? x);
+    }
+    return this.canonOf.get(n)!;
+  }
+
   /** Numbers `root` and what it reaches (LLVM's CreateMetadataSlot); its number. */
   number(root: MDNode): number {
+    root = this.canon(root);
     const have = this.slots.get(root);
     if (have !== undefined) return have;
     if (root.isInline) {
@@ -108,7 +166,10 @@ export class MetadataSlots {
       this.slots.set(n, this.list.length);
       this.list.push(n);
       const ops = nodeOperands(n);
-      for (let i = ops.length - 1; i >= 0; i--) if (!ops[i].isInline && !this.slots.has(ops[i])) stack.push(ops[i]);
+      for (let i = ops.length - 1; i >= 0; i--) {
+        const o = this.canon(ops[i]);
+        if (!o.isInline && !this.slots.has(o)) stack.push(o);
+      }
     }
     return this.slots.get(root)!;
   }
@@ -116,6 +177,7 @@ export class MetadataSlots {
   /** `!N` for a reference to `n` (inline nodes print whole), numbering it when new. */
   ref(n: MDNode, p: MetadataPrinter): string {
     if (n.isInline) return p.inline(n);
+    n = this.canon(n);
     if (this.inputIds) {
       if (n.inputId < 0) throw new MetadataNumberingMismatch('a node made by a pass has no number yet');
       this.roots?.push(n.inputId);

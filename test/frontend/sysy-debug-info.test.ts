@@ -71,6 +71,33 @@ describe.runIf(tools)('ssakit compile -g, checked by LLVM', () => {
   }
 });
 
+// Reason for runIf: needs llvm-as-19, llc-19 and llvm-dwarfdump-19 (the oracles of debug info); without them these skip.
+describe.runIf(tools)('ssakit compile -g describes the locals and parameters', () => {
+  for (const [level, ssa] of [[0, 'braun'], [0, 'alloca'], [2, 'braun'], [2, 'alloca']] as const) {
+    it(`-O${level} --ssa=${ssa}: llvm-dwarfdump-19 lists every variable with its line, the parameter as a formal parameter`, () => {
+      const ll = compile(level, ssa);
+      expect(llvmAsError(ll)).toBeNull();
+      expect(ll).toMatch(/!DILocalVariable\(name: "n", arg: 1, /);
+      const dir = mkdtempSync(join(tmpdir(), 'sysy-g-vars-'));
+      writeFileSync(join(dir, 'prog.ll'), ll);
+      const llc = runTool('llc-19', ['-O2', '-filetype=obj', join(dir, 'prog.ll'), '-o', join(dir, 'prog.o')]);
+      expect(llc.stderr.toString()).toBe('');
+      const info = runTool('llvm-dwarfdump-19', ['--debug-info', join(dir, 'prog.o')]).stdout.toString();
+      const found: string[] = [];
+      // each DIE: its tag line, then attribute lines up to the next blank line
+      for (const die of info.split(/\n\s*\n/)) {
+        const tag = /DW_TAG_(formal_parameter|variable)/.exec(die);
+        const name = /DW_AT_name\s*\("([^"]*)"\)/.exec(die);
+        const line = /DW_AT_decl_line\s*\((\d+)\)/.exec(die);
+        if (tag !== null && name !== null && line !== null && !/DW_AT_external/.test(die)) found.push(`${name[1]}:${line[1]}${tag[1] === 'formal_parameter' ? ':param' : ''}`);
+      }
+      // the variables of PROGRAM with their declaration lines (n is sum's parameter 1)
+      expect(found.sort()).toEqual(['i:4', 'k:12', 'n:2:param', 's:3']);
+      expect(runTool('llvm-dwarfdump-19', ['--verify', join(dir, 'prog.o')]).stdout.toString()).toContain('No errors.');
+    });
+  }
+});
+
 describe('runtime errors name the SysY line', () => {
   it('an out-of-bounds store: prog.sy:13, the statement `a[k] = 7;`', () => {
     const r = compileSysY(PROGRAM, 'prog.sy', { debugInfo: true });

@@ -3,9 +3,15 @@
  * DICompileUnit (language C11: SysY is a C subset, so debuggers read it as C) and DIFile,
  * `!llvm.dbg.cu` and the two module flags LLVM requires, a DISubprogram per defined
  * function (`!dbg` on the function) and uniqued DILocations for the instructions.
+ * Locals and parameters get a DILocalVariable each (with the DWARF type clang gives the C
+ * type: int, float, arrays with their subranges, array parameters as pointers), described
+ * by `#dbg_declare` of their alloca or by `#dbg_value` at each write of their SSA value,
+ * so that llvm-dwarfdump lists them with their declaration lines.
  */
 import type { Function } from '../../ir/function.js';
-import { getDILocation, MDNode, type MDOperand, MDString, ValueAsMetadata } from '../../ir/metadata.js';
+import { DbgRecord, getDILocation, MDNode, type MDOperand, MDString, ValueAsMetadata } from '../../ir/metadata.js';
+import type { Value } from '../../ir/value.js';
+import type { ElemKind, Type as SysYType } from './ast.js';
 import type { Module } from '../../ir/module.js';
 import { ConstantInt } from '../../ir/constants.js';
 import { i32 } from '../../ir/types.js';
@@ -53,6 +59,56 @@ export class SysYDebugInfo {
     const sp = new MDNode('DISubprogram', ops, keys, true);
     fn.md = [{ kind: 'dbg', node: sp }];
     return sp;
+  }
+
+  private readonly basic = new Map<ElemKind, MDNode>();
+  private readonly expr = new MDNode('DIExpression', [''], null);
+
+  /** The DWARF type of a SysY variable's type (clang's for the same C type); null for other types. */
+  diType(t: SysYType): MDNode | null {
+    if (t.kind === 'int' || t.kind === 'float') return this.basicType(t.kind);
+    if (t.kind !== 'array' && t.kind !== 'pointer') return null;
+    let inner = this.basicType(t.elem);
+    if (t.dims.length > 0) {
+      let count = 1;
+      for (const d of t.dims) count *= d;
+      const subranges = t.dims.map((d) => new MDNode('DISubrange', [String(d)], ['count']));
+      inner = new MDNode('DICompositeType', ['DW_TAG_array_type', inner, String(count * 32), new MDNode('', subranges, null)], ['tag', 'baseType', 'size', 'elements']);
+    }
+    if (t.kind === 'array') return inner;
+    return new MDNode('DIDerivedType', ['DW_TAG_pointer_type', inner, '64'], ['tag', 'baseType', 'size']);
+  }
+
+  private basicType(e: ElemKind): MDNode {
+    let b = this.basic.get(e);
+    if (b === undefined) {
+      b = new MDNode('DIBasicType', [e === 'int' ? '"int"' : '"float"', '32', e === 'int' ? 'DW_ATE_signed' : 'DW_ATE_float'], ['name', 'size', 'encoding']);
+      this.basic.set(e, b);
+    }
+    return b;
+  }
+
+  /** A DILocalVariable (parameter `arg` ≥ 1, or 0 for a local) declared at `pos`, listed in the subprogram's retainedNodes. */
+  variable(sp: MDNode, name: string, pos: number, type: SysYType, arg: number): MDNode | null {
+    const t = this.diType(type);
+    if (t === null) return null;
+    const keys = ['name', 'scope', 'file', 'line', 'type'];
+    const ops: MDOperand[] = [quoted(name), sp, this.file, String(this.source.loc(pos).line), t];
+    if (arg > 0) {
+      keys.splice(1, 0, 'arg');
+      ops.splice(1, 0, String(arg));
+    }
+    return new MDNode('DILocalVariable', ops, keys);
+  }
+
+  /** `#dbg_declare(ptr slot, var, !DIExpression(), loc)`. */
+  declare(slot: Value, v: MDNode, loc: MDNode): DbgRecord {
+    return new DbgRecord('declare', [ValueAsMetadata.get(slot), v, this.expr], loc);
+  }
+
+  /** `#dbg_value(value, var, !DIExpression(), loc)`. */
+  value(x: Value, v: MDNode, loc: MDNode): DbgRecord {
+    return new DbgRecord('value', [ValueAsMetadata.get(x), v, this.expr], loc);
   }
 
   /** The location of source offset `pos` in `sp`. */

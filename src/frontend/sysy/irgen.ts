@@ -33,7 +33,7 @@
  */
 import { BasicBlock } from '../../ir/basic-block.js';
 import { IRBuilder } from '../../ir/builder.js';
-import type { MDNode } from '../../ir/metadata.js';
+import { MDNode } from '../../ir/metadata.js';
 import { SysYDebugInfo } from './debug-info.js';
 
 /** Tasks whose position starts a new line-table row under `-g`. */
@@ -45,7 +45,7 @@ import { allocSize, abiAlign } from '../../ir/layout.js';
 import { Module } from '../../ir/module.js';
 import { Opcode, Pred } from '../../ir/opcodes.js';
 import { Type, doubleType, floatType, functionType, i1, i32, i64, i8, ptr, voidType } from '../../ir/types.js';
-import type { Argument, Value } from '../../ir/value.js';
+import { type Argument, type Value, ValueKind } from '../../ir/value.js';
 import type {
   ArrayType,
   PointerType,
@@ -383,6 +383,7 @@ class FunctionGen implements VarHost {
       const p = d.params[i];
       fn.args[i].name = this.uniq(p.name);
       this.vars.param(p, fn.args[i]);
+      if (this.sp !== null) this.describeVariable(p, i + 1, fn.args[i]);
     }
     this.exec(d.body!);
     if (this.cur !== null) {
@@ -392,6 +393,9 @@ class FunctionGen implements VarHost {
       this.cur = null;
     }
     this.vars.finish();
+    // -g: the variables are the subprogram's retained nodes, so debuggers list those that
+    // optimization left without a location too (as clang -O2 -g does)
+    if (this.sp !== null && this.diVars.size > 0) this.sp.setField('retainedNodes', new MDNode('', [...this.diVars.values()], null));
     const st = this.mg.stats;
     if (this.vars instanceof BraunVars) {
       const s = this.vars.stats;
@@ -607,6 +611,33 @@ class FunctionGen implements VarHost {
 
   /** The function's DISubprogram with `debugInfo`, else null. */
   private sp: MDNode | null = null;
+  /** -g: each local's or parameter's DILocalVariable, by declaration id. */
+  private readonly diVars = new Map<number, MDNode>();
+
+  /**
+   * -g: a DILocalVariable for `d` (parameter number `arg`, 0 for a local), declared as clang
+   * declares it: `#dbg_declare` of its alloca (alloca mode, arrays), or `#dbg_value` of the
+   * parameter's value (Braun mode), before the next instruction generated.
+   */
+  private describeVariable(d: VarDecl, arg: number, value: Value | null): void {
+    const dbg = this.mg.debug!;
+    const v = dbg.variable(this.sp!, d.name, d.pos, d.type, arg);
+    if (v === null) return;
+    this.diVars.set(d.id, v);
+    const loc = dbg.location(this.sp!, d.pos);
+    const slot = this.declValue[d.id];
+    const r = slot !== null && slot !== undefined && slot.kind === ValueKind.Instruction && (slot as Instruction).op === Opcode.Alloca ? dbg.declare(slot, v, loc) : value !== null ? dbg.value(value, v, loc) : null;
+    if (r !== null) (this.b.pendingRecords ??= []).push(r);
+  }
+
+  /** -g, Braun mode: `#dbg_value` of the value a local scalar now holds (an alloca's store says it otherwise). */
+  private describeValue(d: VarDecl, value: Value): void {
+    if (this.mg.mode === 'alloca') return;
+    const v = this.diVars.get(d.id);
+    if (v === undefined) return;
+    const loc = this.b.debugLoc ?? this.mg.debug!.location(this.sp!, d.pos);
+    (this.b.pendingRecords ??= []).push(this.mg.debug!.value(value, v, loc));
+  }
 
   private visit(t: Task): Gen {
     // -g: instructions of a statement (and of a call inside it) get its line and column
@@ -672,10 +703,12 @@ class FunctionGen implements VarHost {
       // const scalars are folded into every use (sema sets constValue on them)
       if (d.isConst) continue;
       this.vars.local(d);
+      if (this.sp !== null) this.describeVariable(d, 0, null);
       const init = d.initializer;
       if (init !== null && init.kind === 'scalar') {
         const v = (yield init.expr)!;
         this.vars.write(d, this.cur!, v);
+        if (this.sp !== null) this.describeValue(d, v);
       }
     }
     return null;
@@ -688,6 +721,7 @@ class FunctionGen implements VarHost {
     const type = arrayIRType(d.elem, t.dims);
     const a = this.entryAlloca(type, d.name);
     this.declValue[d.id] = a;
+    if (this.sp !== null) this.describeVariable(d, 0, null);
     const init = d.initializer;
     if (init === null || init.kind !== 'array') return null;
     const bytes = allocSize(type);
@@ -736,7 +770,10 @@ class FunctionGen implements VarHost {
     const ix = t.indices;
     if (ix.length === 0) {
       if (d.storage === 'global') this.b.store(v, this.mg.globals[d.id]!);
-      else this.vars.write(d, this.cur!, v);
+      else {
+        this.vars.write(d, this.cur!, v);
+        if (this.sp !== null) this.describeValue(d, v);
+      }
       return null;
     }
     const vals = new Array<Value>(ix.length);

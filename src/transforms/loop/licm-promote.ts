@@ -40,6 +40,8 @@ import type { CFG } from '../../analysis/cfg.js';
 import type { DominatorTree } from '../../analysis/dominators.js';
 import type { Loop } from '../../analysis/loops.js';
 import { promoteAllocas } from '../utils/promote-allocas.js';
+import { getAttachment, type MDAttachment, type MDNode, sortAttachments } from '../../ir/metadata.js';
+import { mergeAAMetadata, mergedLocation } from '../utils/metadata-merge.js';
 
 /** Beyond this many memory accesses in one loop, promotion is not tried (the checks are accesses × candidates). */
 const MAX_ACCESSES = 2000;
@@ -187,6 +189,22 @@ export class ScalarPromoter {
     init.align = minAlign(members);
     ph.insertBefore(init, phTerm);
     ph.insertBefore(storeInst(init, slot), phTerm);
+    // LLVM's LoopPromoter: the stores written back carry the accesses' merged AA tags and locations
+    let aa: MDAttachment[] | null = null;
+    let loc: MDNode | null = null;
+    for (let k = 0; k < members.length; k++) {
+      const m = members[k];
+      aa = k === 0 ? (m.md === null ? [] : m.md.filter((a) => a.kind === 'tbaa' || a.kind === 'alias.scope' || a.kind === 'noalias')) : mergeAAMetadata(aa, m.md);
+      loc = k === 0 ? getAttachment(m.md, 'dbg') : mergedLocation(loc, getAttachment(m.md, 'dbg'));
+    }
+    if (loc !== null) (aa ??= []).push({ kind: 'dbg', node: loc });
+    const exitMd = aa === null || aa.length === 0 ? null : sortAttachments(aa);
+    // the preheader load takes the AA tags when a load of the loop surely runs (LLVM's
+    // LoadIsGuaranteedToExecute; here: a load in the header, the block every iteration runs)
+    if (aa !== null && members.some((m) => m.op === Opcode.Load && m.parent!.id === l.header)) {
+      const tags = aa.filter((a) => a.kind !== 'dbg');
+      init.md = tags.length === 0 ? null : sortAttachments(tags);
+    }
     for (const m of members) m.setOperand(m.op === Opcode.Load ? 0 : 1, slot);
     for (const e of exits) {
       const at = e.firstNonPhi()!;
@@ -195,6 +213,7 @@ export class ScalarPromoter {
       e.insertBefore(v, at);
       const st = storeInst(v, p);
       st.align = init.align;
+      st.md = exitMd === null ? null : exitMd.slice();
       e.insertBefore(st, at);
     }
     this.promoted++;

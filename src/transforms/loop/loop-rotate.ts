@@ -39,6 +39,7 @@ import { definePass, param } from '../../pm/define-pass.js';
 import { repairSSA } from '../utils/ssa-repair.js';
 import { commonLoop, LoopMembership, simplifyLoops } from '../utils/loop-simplify.js';
 import { edgeCount, mergeSuccessorIntoBlock, splitBlockPredecessors, splitEdge } from '../utils/basic-block-utils.js';
+import { cloneRecords, remapRecords } from '../utils/debug-info.js';
 
 export interface LoopRotateOptions {
   /** Most instructions of a header duplicated into the preheader. */
@@ -118,6 +119,8 @@ function rotate(fn: Function, l: Loop, shape: LiveLoop, mem: LoopMembership): vo
     for (let k = 0; k < c.numOperands; k++) c.setOperand(k, ops[k]);
     ph.insertBefore(c, phTerm);
     map.set(i, c);
+    cloneRecords(i, c);
+    remapRecords([c], map);
   }
   const cond = map.get(t.operand(0)) ?? t.operand(0);
   const s0 = t.successor(0);

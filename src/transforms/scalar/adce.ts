@@ -29,6 +29,7 @@
  */
 import type { BasicBlock } from '../../ir/basic-block.js';
 import { UndefValue } from '../../ir/constants.js';
+import { salvageDebugInfo } from '../../ir/metadata.js';
 import { functionAttributeText, mayHaveSideEffects } from '../../ir/effects.js';
 import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
@@ -172,6 +173,8 @@ export function aggressiveDCE(fn: Function, ctx: PassContext, opts: ADCEOptions 
       dead.push(i);
     }
   }
+  // as LLVM's ADCE: debug records of the dead are salvaged (users first) before any operand goes
+  for (let k = dead.length - 1; k >= 0; k--) salvageDebugInfo(dead[k]);
   for (const i of dead) i.dropAllReferences();
   for (const i of dead) {
     if (i.firstUse !== null) i.replaceAllUsesWith(UndefValue.get(i.type)); // uses left only in unreachable blocks

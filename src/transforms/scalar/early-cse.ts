@@ -33,6 +33,7 @@ import { phiDominanceQuery, simplifyInstruction } from '../../analysis/instsimpl
 import { DominatorTreeAnalysis } from '../../pm/analyses.js';
 import type { PassContext } from '../../pm/pass.js';
 import { definePass, reportStats } from '../../pm/define-pass.js';
+import { combineMetadataForCSE } from '../utils/metadata-merge.js';
 
 const FLAG_BITS_IGNORED_IN_KEY = BY_VALUE.ignoredFlags;
 
@@ -115,6 +116,8 @@ function memKey(p: Value, i: Instruction): number | string {
 interface MemEntry {
   value: Value;
   gen: number;
+  /** The value is a load's own (LLVM combines the metadata of the two loads then). */
+  isLoad?: boolean;
 }
 
 /** Scoped tables with an undo log: `mark()` then `undo(mark)` restores the earlier state. */
@@ -206,9 +209,10 @@ export class CSEBlockProcessor {
         const e = t.mem.get(key);
         if (e !== undefined && e.gen === gen) {
           this.trace?.(`load ${describe(i)} → ${describe(e.value)}`);
+          if (e.isLoad === true) combineMetadataForCSE(e.value as Instruction, i, false);
           this.replace(i, e.value);
           this.stats.loads++;
-        } else t.setMem(key, { value: i, gen });
+        } else t.setMem(key, { value: i, gen, isLoad: true });
         i = next;
         continue;
       }

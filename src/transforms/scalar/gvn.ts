@@ -50,6 +50,7 @@ import { DominatorTreeAnalysis } from '../../pm/analyses.js';
 import { ExpressionTable, intersectFlags, isPureCSE } from './early-cse.js';
 import type { PassContext } from '../../pm/pass.js';
 import { definePass, reportStats } from '../../pm/define-pass.js';
+import { combineMetadataForCSE } from '../utils/metadata-merge.js';
 
 /** What a backwards scan over a block segment found for a memory query. */
 const NONE = 0;
@@ -198,6 +199,7 @@ export class GVN {
       const prev = this.exprs.get(h, i);
       if (prev !== undefined) {
         intersectFlags(prev as Instruction, i);
+        combineMetadataForCSE(prev as Instruction, i, false);
         this.replace(i, prev, 'expression');
         this.stats.expressions++;
       } else {
@@ -209,6 +211,8 @@ export class GVN {
     if (i.op === Opcode.Load && (i.flags & (Flag.Volatile | Flag.Atomic)) === 0 && i.type.isFirstClass()) {
       const v = this.availableLoad(i);
       if (v !== null) {
+        // a load answered by another load: LLVM's MaterializeAdjustedValue combines their metadata
+        if (v.kind === ValueKind.Instruction && (v as Instruction).op === Opcode.Load) combineMetadataForCSE(v as Instruction, i, false);
         this.replace(i, v, 'load');
         this.stats.loads++;
       }
@@ -428,6 +432,10 @@ export class GVN {
     // one value everywhere: it dominates every predecessor, hence bb
     let same = true;
     for (const v of vals) if (v !== vals[0] || v.kind === ValueKind.Undef) same = false;
+    for (let k = 0; k < vals.length; k++) {
+      const v = vals[k];
+      if (v.kind === ValueKind.Instruction && (v as Instruction).op === Opcode.Load && vals.indexOf(v) === k && !same) combineMetadataForCSE(v as Instruction, q.load, false);
+    }
     if (same) return vals[0];
     const phi = new Instruction(Opcode.Phi, q.type, []);
     phi.blocks = [];

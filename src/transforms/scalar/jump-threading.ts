@@ -32,6 +32,7 @@ import { repairSSA } from '../utils/ssa-repair.js';
 import { definePass, param } from '../../pm/define-pass.js';
 import { retargetEdges, splitBlockPredecessors } from '../utils/basic-block-utils.js';
 import { removeUnreachableBlocks } from '../utils/local.js';
+import { cloneRecords, remapRecords } from '../utils/debug-info.js';
 
 // ---- constant evaluation of a block's condition along one edge ---------------------------------
 
@@ -178,14 +179,19 @@ class JumpThreading {
     const term = b.last!;
     for (let i = b.firstNonPhi(); i !== null && i !== term; i = i.next) {
       const c = i.clone();
+      cloneRecords(i, c);
       for (let k = 0; k < c.numOperands; k++) {
         const m = map.get(c.operand(k));
         if (m !== undefined) c.setOperand(k, m);
       }
       nb.append(c);
       map.set(i, c);
+      if (c.dbgRecords !== null) remapRecords([c], map);
     }
-    nb.append(new Instruction(Opcode.Br, voidType, [dest]));
+    const nbr = new Instruction(Opcode.Br, voidType, [dest]);
+    cloneRecords(term, nbr);
+    remapRecords([nbr], map);
+    nb.append(nbr);
     // dest gets an entry for the copy: what came from b, as seen from the copy
     for (let phi = dest.first; phi !== null && phi.op === Opcode.Phi; phi = phi.next) {
       const v = phi.incomingValueFor(b)!;

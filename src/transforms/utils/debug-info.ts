@@ -8,7 +8,7 @@
  */
 import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
-import { DbgRecord, getDILocation, isNode, type MDNode, ValueAsMetadata } from '../../ir/metadata.js';
+import { DbgRecord, getDILocation, isNode, type MDNode, remapRecord, ValueAsMetadata } from '../../ir/metadata.js';
 import { Opcode } from '../../ir/opcodes.js';
 import { metadataHooks, type Value } from '../../ir/value.js';
 
@@ -84,4 +84,20 @@ export function valuesAtPhi(map: DeclareMap | null, alloca: Value, phi: Instruct
     // before what was already there: the phis' values hold from the top of the block
     at.dbgRecords = at.dbgRecords === null ? [r] : [r, ...at.dbgRecords];
   }
+}
+
+/**
+ * Copies `from`'s debug records onto its clone `to` (LLVM's cloneDebugInfoFrom, as
+ * CloneBasicBlock does when unrolling, threading or rotating): the variables keep being
+ * described in the copied code. Call `remapRecords` once the clones' value map is complete.
+ */
+export function cloneRecords(from: Instruction, to: Instruction): void {
+  if (from.dbgRecords === null) return;
+  const copies = from.dbgRecords.map((r) => r.clone());
+  to.dbgRecords = to.dbgRecords === null ? copies : to.dbgRecords.concat(copies);
+}
+
+/** Points the records of cloned instructions at the clones' values. */
+export function remapRecords(insts: readonly Instruction[], map: Map<Value, Value>): void {
+  for (const c of insts) if (c.dbgRecords !== null) for (const r of c.dbgRecords) remapRecord(r, map);
 }

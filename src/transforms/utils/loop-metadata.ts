@@ -6,7 +6,8 @@
  *
  * A loop ID is a distinct tuple whose first operand is itself and whose other operands are
  * property nodes such as `!{!"llvm.loop.mustprogress"}` (ir/metadata.ts). Invariant: a new
- * loop ID keeps the old one's properties and adds the unroll.disable node; the printer numbers
+ * loop ID keeps the old one's properties but the other `llvm.loop.unroll.*` ones and adds the
+ * unroll.disable node (equal ones made for several loops print as one: metadata-printer.ts); the printer numbers
  * the new nodes when it reaches them, so nothing here picks numbers.
  */
 import type { Instruction } from '../../ir/instruction.js';
@@ -19,6 +20,12 @@ const DISABLE = 'llvm.loop.unroll.disable';
 function isProperty(n: MDNode, name: string): boolean {
   const first = n.ops[0];
   return n.keys === null && first !== null && first !== undefined && typeof first !== 'string' && first.mdKind === MDKind.String && (first as MDString).raw === name;
+}
+
+/** Whether `n` is a property node `!{!"llvm.loop.unroll.…", …}`. */
+function unrollProperty(n: MDNode): boolean {
+  const first = n.ops[0];
+  return n.keys === null && first !== null && first !== undefined && typeof first !== 'string' && first.mdKind === MDKind.String && (first as MDString).raw.startsWith('llvm.loop.unroll.');
 }
 
 /** Whether the loop whose latch ends in `br` is marked `llvm.loop.unroll.disable`. */
@@ -34,7 +41,9 @@ export function hasUnrollDisable(br: Instruction, _m: Module | null): boolean {
 export function setUnrollDisable(br: Instruction, m: Module | null): void {
   if (hasUnrollDisable(br, m)) return;
   const old = getAttachment(br.md, 'llvm.loop');
-  const props = old === null ? [] : old.ops.filter((op) => op !== old);
+  // LLVM's setLoopAlreadyUnrolled (makePostTransformationMetadata): the other unroll
+  // properties (count, enable, full…) no longer apply to the unrolled loop and go
+  const props = old === null ? [] : old.ops.filter((op) => op !== old && !(isNode(op) && unrollProperty(op)));
   const id = new MDNode('', [], null, true);
   id.ops.push(id, ...props, new MDNode('', [MDString.get(DISABLE)], null));
   br.md = withAttachment(br.md, 'llvm.loop', id);

@@ -30,6 +30,7 @@ import { Opcode, Pred } from '../../ir/opcodes.js';
 import type { Value } from '../../ir/value.js';
 import { setUnrollDisable } from './loop-metadata.js';
 import { unroll, type Shape } from './unroll-loop.js';
+import { cloneRecords, remapRecords } from './debug-info.js';
 
 /** Gives every value of the loop used after it a phi in the (dedicated) exit block. */
 export function formLCSSA(s: Shape): void {
@@ -69,6 +70,7 @@ export function cloneLoop(fn: Function, s: Shape, suffix = 'epil'): { map: Map<V
     blocks.push(nb);
     for (let i = b.first; i !== null; i = i.next) {
       const c = i.clone();
+      cloneRecords(i, c);
       if (c.name !== '') c.name = `${c.name}.${suffix}`;
       nb.append(c);
       map.set(i, c);
@@ -90,6 +92,7 @@ export function cloneLoop(fn: Function, s: Shape, suffix = 'epil'): { map: Map<V
       }
     }
   }
+  remapRecords(cloned, map);
   return { map, header: map.get(s.header) as BasicBlock, latch: map.get(s.latch) as BasicBlock, blocks };
 }
 

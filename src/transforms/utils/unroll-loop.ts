@@ -17,6 +17,7 @@ import { Opcode } from '../../ir/opcodes.js';
 import { voidType } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import type { Loop, LoopInfo } from '../../analysis/loops.js';
+import { cloneRecords, remapRecords } from './debug-info.js';
 
 /** A candidate loop, read from the IR. */
 export interface Shape {
@@ -97,6 +98,7 @@ export function unroll(fn: Function, s: Shape, trip: number, partial = false): {
       map.set(b, nb);
       for (let i = b === header ? b.firstNonPhi() : b.first; i !== null; i = i.next) {
         const c = i.clone();
+        cloneRecords(i, c);
         if (c.name !== '') c.name = `${c.name}.${k}`;
         nb.append(c);
         map.set(i, c);
@@ -118,6 +120,7 @@ export function unroll(fn: Function, s: Shape, trip: number, partial = false): {
         }
       }
     }
+    remapRecords(cloned, map);
     headers.push(map.get(header) as BasicBlock);
     latches.push(map.get(latch) as BasicBlock);
     prev = map;
