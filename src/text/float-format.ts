@@ -1,8 +1,9 @@
 /**
  * Floating-point literals as LLVM writes and reads them.
  *
- * LLVM prints a float/double constant as `%e` with six digits (`1.000000e+00`) when that
- * text reads back to exactly the same value, and otherwise as the 64-bit pattern of the
+ * LLVM prints a float/double constant in scientific notation with six digits after the point
+ * (`1.000000e+00`, APFloat::toString's rounding, see llvmScientific6) when that text reads
+ * back to exactly the same value, and otherwise as the 64-bit pattern of the
  * value widened to double (`0x3FB99999A0000000`). half/bfloat/x86_fp80/fp128 use `0xH`,
  * `0xR`, `0xK`, `0xL` bit patterns. We keep every value as a JS double, so the wide formats
  * are read to the nearest double.
@@ -83,23 +84,79 @@ function fp128FromHex(hex: string): number {
   return sign * Number(full) * 2 ** ((exp === 0 ? 1 : exp) - 16383 - 112);
 }
 
+/** The double's bit pattern as AsmWriter writes it: `format_hex(bits, 0, Upper)`, no leading zeros. */
 function hex16(v: number): string {
   buf.setFloat64(0, v);
-  return (
-    '0x' +
-    buf.getUint32(0).toString(16).toUpperCase().padStart(8, '0') +
-    buf.getUint32(4).toString(16).toUpperCase().padStart(8, '0')
-  );
+  return '0x' + buf.getBigUint64(0).toString(16).toUpperCase();
 }
 
-/** `v.toExponential(6)` with C's two-digit minimum exponent (`1.000000e+00`). */
-function cExp6(v: number): string {
-  const s = v.toExponential(6);
-  const e = s.indexOf('e');
-  const mant = s.slice(0, e);
-  const sign = s[e + 1];
-  const digits = s.slice(e + 2);
-  return `${mant}e${sign}${digits.length < 2 ? '0' + digits : digits}`;
+/**
+ * LLVM's `APFloat::toString(Str, FormatPrecision = 6, FormatMaxPadding = 0,
+ * TruncateZero = false)` for a finite non-negative double, which AsmWriter tries before
+ * falling back to hex. It is not printf's `%.6e`: the exact decimal expansion of the value is
+ * first cut down by a floor division to about 20 bits of digits (AdjustToPrecision on the
+ * APInt), and only then rounded half-up to six significant digits on the digit below them.
+ * So 1e-12 (exactly 9.99999999999999979e-13) becomes 9.99999e-13, which does not read back,
+ * and LLVM prints 0x3D719799812DEA11 where `%.6e` would give 1.000000e-12. Written out
+ * (BigInt), not taken from a library, because only this exact procedure is byte-identical.
+ */
+function llvmScientific6(v: number): string {
+  const PRECISION = 6;
+  if (v === 0) return '0.000000e+00';
+  buf.setFloat64(0, v);
+  const hi = buf.getUint32(0);
+  const lo = buf.getUint32(4);
+  const biased = (hi >>> 20) & 0x7ff;
+  let sig = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  let exp = biased === 0 ? -1074 : biased - 1075;
+  if (biased !== 0) sig |= 1n << 52n;
+  while ((sig & 1n) === 0n) {
+    sig >>= 1n;
+    exp++;
+  }
+  // m * 2^e as N * 10^exp: shift left, or multiply by 5^-e (N 2^-t = N 5^t 10^-t)
+  if (exp > 0) {
+    sig <<= BigInt(exp);
+    exp = 0;
+  } else if (exp < 0) sig *= 5n ** BigInt(-exp);
+  // AdjustToPrecision on the integer: drop whole decimal digits by a floor division
+  const bits = sig.toString(2).length;
+  const bitsRequired = Math.floor((PRECISION * 196 + 58) / 59);
+  if (bits > bitsRequired) {
+    const tens = Math.floor(((bits - bitsRequired) * 59) / 196);
+    if (tens > 0) {
+      exp += tens;
+      sig /= 10n ** BigInt(tens);
+    }
+  }
+  // the digits, least significant first, without trailing zeros
+  let digits = sig.toString();
+  let strip = digits.length;
+  while (digits[strip - 1] === '0') strip--;
+  exp += digits.length - strip;
+  digits = digits.slice(0, strip);
+  // AdjustToPrecision on the digits: round half up on the first dropped digit
+  if (digits.length > PRECISION) {
+    const dropped = digits.length - PRECISION;
+    const next = digits.charCodeAt(PRECISION);
+    let kept = digits.slice(0, PRECISION);
+    exp += dropped;
+    if (next >= 0x35 /* '5' */) {
+      const up = (BigInt(kept) + 1n).toString();
+      if (up.length > kept.length) {
+        kept = '1';
+        exp += PRECISION;
+      } else kept = up;
+    }
+    let end = kept.length;
+    while (end > 1 && kept[end - 1] === '0') end--;
+    exp += kept.length - end;
+    digits = kept.slice(0, end);
+  }
+  exp += digits.length - 1;
+  const mantissa = digits[0] + '.' + digits.slice(1).padEnd(PRECISION, '0');
+  const e = Math.abs(exp).toString().padStart(2, '0');
+  return `${mantissa}e${exp < 0 ? '-' : '+'}${e}`;
 }
 
 export function formatFloatLiteral(v: number, ty: Type): string {
@@ -107,7 +164,7 @@ export function formatFloatLiteral(v: number, ty: Type): string {
     case TypeKind.Float:
     case TypeKind.Double: {
       if (Number.isFinite(v)) {
-        let s = cExp6(Math.abs(v));
+        let s = llvmScientific6(Math.abs(v));
         if (v < 0 || Object.is(v, -0)) s = '-' + s;
         if (Number(s) === v) return s;
       }
