@@ -33,6 +33,7 @@ import { Module } from '../ir/module.js';
 import { Opcode } from '../ir/opcodes.js';
 import { intrinsicDeclarationProblem } from '../ir/intrinsic-verifier.js';
 import { functionAttributeProblem } from './verifier-attrs.js';
+import { attachmentProblem } from './verifier-attachments.js';
 import { TypeKind } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 
@@ -475,7 +476,7 @@ class FunctionVerifier {
       }
     }
     if (i.type.kind === TypeKind.Void && i.name !== '') this.report('Instruction has a name, but provides a void value!', i);
-    const msg = typeProblem(i, fn);
+    const msg = typeProblem(i, fn) ?? attachmentProblem(i);
     if (msg !== null) this.report(msg, i);
   }
 }
