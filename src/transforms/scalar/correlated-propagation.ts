@@ -17,7 +17,7 @@ import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
 import { Opcode, Pred } from '../../ir/opcodes.js';
 import { ValueKind, type Value } from '../../ir/value.js';
-import { definePass } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 
 /** The constant `v` has on the edge `from -> to`, if the branch there decides it. */
 function constantOnEdge(v: Value, from: Instruction, toIsTrue: boolean): Value | null {
@@ -50,13 +50,11 @@ export function propagateEdgeConstants(fn: Function): number {
   return changed;
 }
 
-export const correlatedPropagationPass = definePass({
+export const correlatedPropagationPass = defineCountingPass({
   name: 'correlated-propagation',
   description: 'phi entries decided by the branch on their edge become constants',
   local: true,
-  run(fn, ctx) {
-    const n = propagateEdgeConstants(fn);
-    if (n) ctx.stat('phi entries made constant', n);
-    return { changed: n > 0, preserved: n > 0 ? 'cfg' : 'all' };
-  },
+  count: (fn) => ({ entries: propagateEdgeConstants(fn) }),
+  stats: { entries: 'phi entries made constant' },
+  preserves: 'cfg',
 });
