@@ -62,7 +62,7 @@ import type { Function } from '../../ir/function.js';
 import { phiDominanceQuery } from '../../analysis/instsimplify.js';
 import { CFGAnalysis, DominatorTreeAnalysis } from '../../pm/analyses.js';
 import type { PassContext } from '../../pm/pass.js';
-import { definePass, param, reportStats } from '../../pm/define-pass.js';
+import { defineCountingPass, param, reportStats } from '../../pm/define-pass.js';
 import { InstCombiner, type InstCombineOptions } from './combiner.js';
 
 export type { InstCombineOptions } from './combiner.js';
@@ -80,14 +80,13 @@ export function combineFunction(fn: Function, ctx: PassContext, opts: InstCombin
   return { changed: c.changed, cfgChanged: c.cfgChanged };
 }
 
-export const instcombinePass = definePass({
+export const instcombinePass = defineCountingPass({
   name: 'instcombine',
   description: 'peephole rewrites: canonicalization, strength reduction, reassociation, compare and cast folding (worklist to a fixed point)',
   params: {
     sdivPow2: param.flag('sdiv-pow2', false, 'expand sdiv by a power of two with the rounding fix-up'),
   },
-  run(fn, ctx, opts) {
-    const r = combineFunction(fn, ctx, opts);
-    return { changed: r.changed, preserved: r.cfgChanged ? 'none' : 'cfg' };
-  },
+  count: (fn, ctx, opts) => combineFunction(fn, ctx, opts),
+  changed: (r) => r.changed,
+  preserves: (r) => (r.cfgChanged ? 'none' : 'cfg'),
 });

@@ -21,7 +21,7 @@ import type { Module } from '../../ir/module.js';
 import { Flag, Opcode } from '../../ir/opcodes.js';
 import { functionType, voidType } from '../../ir/types.js';
 import { hasExactDefinition, isLocalLinkage, scanGlobalRefs } from './ipo-utils.js';
-import { definePass } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 
 export function runDeadArgElim(m: Module, changedFn?: (f: Function) => void): { args: number; returns: number } {
   let args = 0;
@@ -108,14 +108,10 @@ export function runDeadArgElim(m: Module, changedFn?: (f: Function) => void): { 
   return { args, returns };
 }
 
-export const deadargelimPass = definePass({
+export const deadargelimPass = defineCountingPass({
   name: 'deadargelim',
   description: 'drop parameters internal functions never use and results no caller uses',
   module: true,
-  run(m, ctx) {
-    const r = runDeadArgElim(m, (f) => ctx.invalidate(f, 'none'));
-    if (r.args) ctx.stat('dead arguments removed', r.args);
-    if (r.returns) ctx.stat('dead return values removed', r.returns);
-    return { changed: r.args + r.returns > 0, preserved: r.args + r.returns > 0 ? 'none' : 'all' };
-  },
+  count: (m, ctx) => runDeadArgElim(m, (f) => ctx.invalidate(f, 'none')),
+  stats: { args: 'dead arguments removed', returns: 'dead return values removed' },
 });

@@ -37,7 +37,7 @@ import type { Module } from '../../ir/module.js';
 import { Flag, Opcode } from '../../ir/opcodes.js';
 import { Argument, Value, ValueKind } from '../../ir/value.js';
 import { addFunctionAttributes, addParamAttributes, hasExactDefinition, hasFnAttr, isLocalLinkage, scanGlobalRefs } from './ipo-utils.js';
-import { definePass } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 
 /** What a call's callee may do to memory (its attributes, or what we know of intrinsics). */
 export function calleeMemory(call: Instruction): MemoryEffects {
@@ -399,18 +399,11 @@ export function inferFunctionAttrs(m: Module, changedFn?: (f: Function) => void)
   return st;
 }
 
-export const functionAttrsPass = definePass({
+export const functionAttrsPass = defineCountingPass({
   name: 'function-attrs',
   description: 'deduce memory(...), nounwind, willreturn, norecurse and nocapture/readonly parameters bottom-up over the call graph',
   module: true,
-  run(m, ctx) {
-    const st = inferFunctionAttrs(m, (f) => ctx.invalidate(f, 'all'));
-    const n = st.memory + st.willreturn + st.nounwind + st.norecurse + st.params;
-    if (st.memory) ctx.stat('memory effects deduced', st.memory);
-    if (st.willreturn) ctx.stat('willreturn deduced', st.willreturn);
-    if (st.nounwind) ctx.stat('nounwind deduced', st.nounwind);
-    if (st.norecurse) ctx.stat('norecurse deduced', st.norecurse);
-    if (st.params) ctx.stat('parameters given nocapture/access attributes', st.params);
-    return { changed: n > 0, preserved: 'all' };
-  },
+  count: (m, ctx) => inferFunctionAttrs(m, (f) => ctx.invalidate(f, 'all')),
+  stats: { memory: 'memory effects deduced', willreturn: 'willreturn deduced', nounwind: 'nounwind deduced', norecurse: 'norecurse deduced', params: 'parameters given nocapture/access attributes' },
+  preserves: 'all',
 });

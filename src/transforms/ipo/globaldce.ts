@@ -16,7 +16,7 @@ import type { Function, GlobalVariable } from '../../ir/function.js';
 import type { Module } from '../../ir/module.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { isLocalLinkage } from './ipo-utils.js';
-import { definePass } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 
 function isRoot(g: Function | GlobalVariable): boolean {
   return !isLocalLinkage(g) || g.name.startsWith('llvm.') || /\bcomdat\b/.test(g.attrs.suffix);
@@ -93,14 +93,11 @@ export function runGlobalDCE(m: Module): { functions: number; globals: number } 
   return { functions, globals };
 }
 
-export const globaldcePass = definePass({
+export const globaldcePass = defineCountingPass({
   name: 'globaldce',
   description: 'delete internal functions and globals unreachable from the externally visible ones (dead cycles included)',
   module: true,
-  run(m, ctx) {
-    const r = runGlobalDCE(m);
-    if (r.functions) ctx.stat('functions deleted', r.functions);
-    if (r.globals) ctx.stat('globals deleted', r.globals);
-    return { changed: r.functions + r.globals > 0, preserved: 'all' };
-  },
+  count: (m) => runGlobalDCE(m),
+  stats: { functions: 'functions deleted', globals: 'globals deleted' },
+  preserves: 'all',
 });

@@ -27,7 +27,7 @@ import { abiAlign } from '../../ir/layout.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { isTriviallyDead } from '../../ir/effects.js';
 import { hasFnAttr, isLocalLinkage, scanGlobalRefs } from './ipo-utils.js';
-import { definePass } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 
 /** How the module uses one global (LLVM's GlobalStatus, simply). */
 interface GlobalStatus {
@@ -261,18 +261,10 @@ function stillUnreferenced(m: Module, g: GlobalVariable): boolean {
   return r === undefined || (r.direct.length === 0 && r.viaConstant.length === 0 && !r.fromGlobals);
 }
 
-export const globaloptPass = definePass({
+export const globaloptPass = defineCountingPass({
   name: 'globalopt',
   description: 'internal globals: delete unused and never-read ones, mark never-written ones constant, make ones used by one run-once function local',
   module: true,
-  run(m, ctx) {
-    const st = runGlobalOpt(m, (f) => ctx.invalidate(f, 'none'));
-    if (st.deleted) ctx.stat('globals deleted', st.deleted);
-    if (st.storesRemoved) ctx.stat('stores to never-read globals removed', st.storesRemoved);
-    if (st.madeConstant) ctx.stat('globals marked constant', st.madeConstant);
-    if (st.localized) ctx.stat('globals made local', st.localized);
-    if (st.functionsDeleted) ctx.stat('dead internal functions deleted', st.functionsDeleted);
-    const n = st.deleted + st.storesRemoved + st.madeConstant + st.localized + st.functionsDeleted;
-    return { changed: n > 0, preserved: n > 0 ? 'none' : 'all' };
-  },
+  count: (m, ctx) => runGlobalOpt(m, (f) => ctx.invalidate(f, 'none')),
+  stats: { deleted: 'globals deleted', storesRemoved: 'stores to never-read globals removed', madeConstant: 'globals marked constant', localized: 'globals made local', functionsDeleted: 'dead internal functions deleted' },
 });

@@ -30,7 +30,7 @@ import { doubleType, floatType, i32, intType, ptrType, Type, voidType } from '..
 import { abiAlign } from '../../ir/layout.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { CallGraph } from '../../analysis/callgraph.js';
-import { definePass, param, reportStats } from '../../pm/define-pass.js';
+import { defineCountingPass, param } from '../../pm/define-pass.js';
 
 export interface InlineOptions {
   /** Most instructions (after constant-argument discounts) of an inlined callee. */
@@ -389,7 +389,7 @@ export function inlineModule(m: Module, opts: Partial<InlineOptions> = {}, chang
   return stats;
 }
 
-export const inlinePass = definePass({
+export const inlinePass = defineCountingPass({
   name: 'inline',
   description: 'inline small direct calls bottom-up over the call graph; delete unused internal functions',
   module: true,
@@ -397,10 +397,7 @@ export const inlinePass = definePass({
     threshold: param.int('threshold', DEFAULT_INLINE_OPTIONS.threshold, 'most instructions of an inlined callee, after constant-argument discounts'),
     callerLimit: param.int('caller-limit', DEFAULT_INLINE_OPTIONS.callerLimit, 'callers are not grown past this many instructions'),
   },
-  run(m, ctx, opts) {
-    const s = inlineModule(m, opts, (f) => ctx.invalidate(f, 'none'));
-    reportStats(ctx, { 'call sites inlined': s.inlined, 'dead functions deleted': s.deleted, 'unused calls of pure functions deleted': s.deadCalls ?? 0 });
-    return { changed: s.inlined + s.deleted + (s.deadCalls ?? 0) > 0 };
-  },
+  count: (m, ctx, opts) => inlineModule(m, opts, (f) => ctx.invalidate(f, 'none')),
+  stats: { inlined: 'call sites inlined', deleted: 'dead functions deleted', deadCalls: 'unused calls of pure functions deleted' },
 });
 

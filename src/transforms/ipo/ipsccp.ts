@@ -33,7 +33,7 @@ import { Argument, Value, ValueKind } from '../../ir/value.js';
 import { simplifyWithOperands } from '../../analysis/instsimplify.js';
 import { isTriviallyDead } from '../../ir/effects.js';
 import { hasExactDefinition, isLocalLinkage, scanGlobalRefs } from './ipo-utils.js';
-import { definePass } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 import { applySCCPResult, CONST, isEvaluable, OVER, SCCPLattice, switchTarget, TOP } from '../utils/sccp-solver.js';
 
 /** A lattice cell for a value that is not an instruction (argument, return value, global). */
@@ -486,19 +486,10 @@ function cleanDead(f: Function): void {
   }
 }
 
-export const ipsccpPass = definePass({
+export const ipsccpPass = defineCountingPass({
   name: 'ipsccp',
   description: 'interprocedural sparse conditional constant propagation: constant arguments, return values and internal globals',
   module: true,
-  run(m, ctx) {
-    const st = runIPSCCP(m, (f) => ctx.invalidate(f, 'none'));
-    if (st.constants) ctx.stat('values replaced by constants', st.constants);
-    if (st.branches) ctx.stat('branches folded', st.branches);
-    if (st.blocks) ctx.stat('unreachable blocks removed', st.blocks);
-    if (st.args) ctx.stat('arguments found constant', st.args);
-    if (st.returns) ctx.stat('return values zapped', st.returns);
-    if (st.globals) ctx.stat('globals found constant', st.globals);
-    const n = st.constants + st.branches + st.blocks + st.args + st.returns + st.globals;
-    return { changed: n > 0, preserved: n > 0 ? 'none' : 'all' };
-  },
+  count: (m, ctx) => runIPSCCP(m, (f) => ctx.invalidate(f, 'none')),
+  stats: { constants: 'values replaced by constants', branches: 'branches folded', blocks: 'unreachable blocks removed', args: 'arguments found constant', returns: 'return values zapped', globals: 'globals found constant' },
 });

@@ -36,7 +36,7 @@ import { computeDominators, DominatorTree } from '../../analysis/dominators.js';
 import { findLoops, Loop, LoopInfo } from '../../analysis/loops.js';
 import { LoopAnalysis } from '../../pm/analyses.js';
 import type { PassContext } from '../../pm/pass.js';
-import { definePass, reportStats } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 import { computeLoopExits, simplifyLoops, type LoopExits } from '../utils/loop-simplify.js';
 import { deleteIfDead } from '../utils/local.js';
 import { repairSSA, type NewDefinition } from '../utils/ssa-repair.js';
@@ -332,13 +332,11 @@ export function runLICM(fn: Function, ctx?: PassContext): LICMStats & { cfgChang
   return { ...pass.stats, cfgChanged };
 }
 
-export const licmPass = definePass({
+export const licmPass = defineCountingPass({
   name: 'licm',
   description: 'hoist loop-invariant computations to preheaders, sink computations used only after the loop',
-  run(fn, ctx) {
-    const r = runLICM(fn, ctx);
-    reportStats(ctx, { 'instructions hoisted': r.hoisted, 'loads hoisted': r.hoistedLoads, 'instructions sunk': r.sunk, 'locations promoted': r.promoted });
-    const changed = r.cfgChanged || r.hoisted + r.sunk + r.promoted > 0;
-    return { changed, preserved: r.cfgChanged ? 'none' : changed ? 'cfg' : 'all' };
-  },
+  count: (fn, ctx) => runLICM(fn, ctx),
+  stats: { hoisted: 'instructions hoisted', hoistedLoads: 'loads hoisted', sunk: 'instructions sunk', promoted: 'locations promoted' },
+  changed: (r) => r.cfgChanged || r.hoisted + r.sunk + r.promoted > 0,
+  preserves: (r) => (r.cfgChanged ? 'none' : 'cfg'),
 });

@@ -44,7 +44,7 @@ import { closedTripCount, readCountedIV } from '../../analysis/trip-count.js';
 import { findLoops, type Loop, type LoopInfo } from '../../analysis/loops.js';
 import { LoopAnalysis } from '../../pm/analyses.js';
 import { simplifyLoops } from '../utils/loop-simplify.js';
-import { definePass, reportStats } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 
 export interface LoopIdiomStats {
   memsets: number;
@@ -244,12 +244,10 @@ export function recognizeLoopIdioms(fn: Function, cached?: LoopInfo, trace: ((li
   return stats;
 }
 
-export const loopIdiomPass = definePass({
+export const loopIdiomPass = defineCountingPass({
   name: 'loop-idiom',
   description: 'turn loops that fill or copy memory into llvm.memset / llvm.memcpy calls',
-  run(fn, ctx) {
-    const r = recognizeLoopIdioms(fn, ctx.analyses.get(LoopAnalysis), ctx.trace);
-    reportStats(ctx, { 'loops turned into memset': r.memsets, 'loops turned into memcpy': r.memcpys });
-    return { changed: r.changed };
-  },
+  count: (fn, ctx) => recognizeLoopIdioms(fn, ctx.analyses.get(LoopAnalysis), ctx.trace),
+  stats: { memsets: 'loops turned into memset', memcpys: 'loops turned into memcpy' },
+  changed: (r) => r.changed,
 });

@@ -35,7 +35,7 @@ import { simplifyWithOperands } from '../../analysis/instsimplify.js';
 import { CFG } from '../../analysis/cfg.js';
 import { findLoops, Loop, LoopInfo } from '../../analysis/loops.js';
 import { LoopAnalysis } from '../../pm/analyses.js';
-import { definePass, param } from '../../pm/define-pass.js';
+import { defineCountingPass, param } from '../../pm/define-pass.js';
 import { repairSSA } from '../utils/ssa-repair.js';
 import { commonLoop, LoopMembership, simplifyLoops } from '../utils/loop-simplify.js';
 import { edgeCount, mergeSuccessorIntoBlock, splitBlockPredecessors, splitEdge } from '../utils/basic-block-utils.js';
@@ -207,15 +207,13 @@ export function rotateLoops(fn: Function, opts: Partial<LoopRotateOptions> = {},
   return { rotated, changed };
 }
 
-export const loopRotatePass = definePass({
+export const loopRotatePass = defineCountingPass({
   name: 'loop-rotate',
   description: 'turn while loops into guarded do-while loops (the exit test moves to the latch)',
   params: {
     headerSize: param.int('header-size', DEFAULT_LOOP_ROTATE_OPTIONS.headerSize, 'most instructions of a header duplicated into the preheader'),
   },
-  run(fn, ctx, opts) {
-    const r = rotateLoops(fn, opts, ctx.analyses.get(LoopAnalysis));
-    if (r.rotated) ctx.stat('loops rotated', r.rotated);
-    return { changed: r.changed };
-  },
+  count: (fn, ctx, opts) => rotateLoops(fn, opts, ctx.analyses.get(LoopAnalysis)),
+  stats: { rotated: 'loops rotated' },
+  changed: (r) => r.changed,
 });

@@ -78,7 +78,7 @@ import { unrollRuntime } from '../utils/loop-unroll-runtime.js';
 import { peelCount, peelLoop, type PeelPlan } from '../utils/loop-peel.js';
 import { hasUnrollDisable } from '../utils/loop-metadata.js';
 import { dominatesPoint, expansionCost, SCEVExpander } from '../utils/scev-expander.js';
-import { definePass, param, reportStats } from '../../pm/define-pass.js';
+import { defineCountingPass, param } from '../../pm/define-pass.js';
 
 export interface LoopUnrollOptions {
   /** Largest unrolled size (trip count × instructions of the loop) that is unrolled. */
@@ -259,7 +259,7 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
   return { unrolled: todo.length - partial, partial, runtime: rt, peeled: peels.length, changed };
 }
 
-export const loopUnrollPass = definePass({
+export const loopUnrollPass = defineCountingPass({
   name: 'loop-unroll',
   description: 'unroll loops with a constant trip count: fully when small (nests too), else innermost ones partially by a divisor of it',
   params: {
@@ -271,9 +271,7 @@ export const loopUnrollPass = definePass({
     maxPeel: param.int('peel-count', DEFAULT_LOOP_UNROLL_OPTIONS.maxPeel, 'most iterations peeled to make tests on an IV constant (0: none)'),
     nestThreshold: param.int('nest-threshold', DEFAULT_LOOP_UNROLL_OPTIONS.nestThreshold, 'largest unrolled size (trip count × instructions of the nest) of a loop with inner loops unrolled fully (0: innermost loops only)'),
   },
-  run(fn, ctx, opts) {
-    const r = unrollLoops(fn, opts, ctx.analyses.get(LoopAnalysis), ctx.trace);
-    reportStats(ctx, { 'loops unrolled': r.unrolled, 'loops unrolled partially': r.partial, 'loops unrolled at run time': r.runtime, 'loops peeled': r.peeled });
-    return { changed: r.changed };
-  },
+  count: (fn, ctx, opts) => unrollLoops(fn, opts, ctx.analyses.get(LoopAnalysis), ctx.trace),
+  stats: { unrolled: 'loops unrolled', partial: 'loops unrolled partially', runtime: 'loops unrolled at run time', peeled: 'loops peeled' },
+  changed: (r) => r.changed,
 });

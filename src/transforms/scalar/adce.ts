@@ -40,7 +40,7 @@ import type { CFG } from '../../analysis/cfg.js';
 import { controlDependence } from '../../analysis/control-dependence.js';
 import { CFGAnalysis, PostDominatorTreeAnalysis } from '../../pm/analyses.js';
 import type { PassContext } from '../../pm/pass.js';
-import { definePass, param, reportStats } from '../../pm/define-pass.js';
+import { defineCountingPass, param, reportStats } from '../../pm/define-pass.js';
 
 export interface ADCEOptions {
   /** Allow deleting loops in `mustprogress` functions (see the file comment). */
@@ -222,14 +222,13 @@ function reversePostorderNumbers(n: number, cfg: CFG): Int32Array {
   return num;
 }
 
-export const adcePass = definePass({
+export const adcePass = defineCountingPass({
   name: 'adce',
   description: 'aggressive dead code elimination: assume dead, mark live from side effects through operands and control dependence',
   params: {
     removeLoops: param.flag('remove-loops', false, 'allow deleting loops in mustprogress functions'),
   },
-  run(fn, ctx, opts) {
-    const r = aggressiveDCE(fn, ctx, opts);
-    return { changed: r.removed + r.branches > 0, preserved: r.branches > 0 ? 'none' : 'cfg' };
-  },
+  count: (fn, ctx, opts) => aggressiveDCE(fn, ctx, opts),
+  changed: (r) => r.removed + r.branches > 0,
+  preserves: (r) => (r.branches > 0 ? 'none' : 'cfg'),
 });

@@ -17,7 +17,7 @@ import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
 import { Flag, Opcode, Pred } from '../../ir/opcodes.js';
 import { ValueKind, type Value } from '../../ir/value.js';
-import { definePass } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 
 const ALLOCATORS = new Set(['malloc', 'calloc', '_Znwm', '_Znam']);
 const FREES = new Set(['free', '_ZdlPv', '_ZdaPv', '_ZdlPvm', '_ZdaPvm']);
@@ -115,13 +115,11 @@ function undefOf(i: Instruction): Value {
   return UndefValue.get(i.type);
 }
 
-export const allocElimPass = definePass({
+export const allocElimPass = defineCountingPass({
   name: 'alloc-elim',
   description: 'remove malloc/calloc/new whose memory is only written, compared with null or freed, with those writes',
   local: true,
-  run(fn, ctx) {
-    const n = eliminateAllocations(fn);
-    if (n) ctx.stat('allocations removed', n);
-    return { changed: n > 0, preserved: n > 0 ? 'cfg' : 'all' };
-  },
+  count: (fn) => ({ removed: eliminateAllocations(fn) }),
+  stats: { removed: 'allocations removed' },
+  preserves: 'cfg',
 });

@@ -17,7 +17,7 @@ import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
 import { Opcode, Pred } from '../../ir/opcodes.js';
 import { ValueKind, type Value } from '../../ir/value.js';
-import { definePass } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 import { foldRangeCompares } from './correlated-compares.js';
 
 /** The constant `v` has on the edge `from -> to`, if the branch there decides it. */
@@ -51,16 +51,12 @@ export function propagateEdgeConstants(fn: Function): number {
   return changed;
 }
 
-export const correlatedPropagationPass = definePass({
+export const correlatedPropagationPass = defineCountingPass({
   name: 'correlated-propagation',
   description: 'phi entries decided by the branch on their edge become constants; compares decided by the ranges of their operands fold',
   local: true,
-  run(fn, ctx) {
-    const n = propagateEdgeConstants(fn);
-    if (n) ctx.stat('phi entries made constant', n);
-    // compares the operands' ranges decide (correlated-compares.ts)
-    const c = foldRangeCompares(fn);
-    if (c) ctx.stat('compares folded by ranges', c);
-    return { changed: n + c > 0, preserved: n + c > 0 ? 'cfg' : 'all' };
-  },
+  // phi entries decided by their edge, then compares the operands' ranges decide (correlated-compares.ts)
+  count: (fn) => ({ entries: propagateEdgeConstants(fn), compares: foldRangeCompares(fn) }),
+  stats: { entries: 'phi entries made constant', compares: 'compares folded by ranges' },
+  preserves: 'cfg',
 });

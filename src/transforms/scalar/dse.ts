@@ -29,7 +29,7 @@ import { storeSize } from '../../ir/layout.js';
 import { Flag, Opcode } from '../../ir/opcodes.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { AliasAnalysis, decomposePointer, type DecomposedPointer } from '../../analysis/alias.js';
-import { definePass } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 
 const MAX_BLOCKS = 32;
 const MAX_STEPS = 256;
@@ -287,15 +287,10 @@ export function runDSE(fn: Function): DSEStats {
   return d.stats;
 }
 
-export const dsePass = definePass({
+export const dsePass = defineCountingPass({
   name: 'dse',
   description: 'delete stores that are overwritten or whose object dies before any read, and stores of the value just loaded',
-  run(fn, ctx) {
-    const s = runDSE(fn);
-    if (s.overwritten) ctx.stat('dead stores deleted', s.overwritten);
-    if (s.noop) ctx.stat('stores of the loaded value deleted', s.noop);
-    if (s.writeOnly) ctx.stat('writes to never-read allocas deleted', s.writeOnly);
-    const changed = s.overwritten + s.noop + s.writeOnly > 0;
-    return { changed, preserved: changed ? 'cfg' : 'all' };
-  },
+  count: (fn) => runDSE(fn),
+  stats: { overwritten: 'dead stores deleted', noop: 'stores of the loaded value deleted', writeOnly: 'writes to never-read allocas deleted' },
+  preserves: 'cfg',
 });

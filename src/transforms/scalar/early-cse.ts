@@ -32,7 +32,7 @@ import { BY_VALUE, expressionHash, sameExpression } from '../../analysis/express
 import { phiDominanceQuery, simplifyInstruction } from '../../analysis/instsimplify.js';
 import { DominatorTreeAnalysis } from '../../pm/analyses.js';
 import type { PassContext } from '../../pm/pass.js';
-import { definePass, reportStats } from '../../pm/define-pass.js';
+import { defineCountingPass, reportStats } from '../../pm/define-pass.js';
 import { combineMetadataForCSE } from '../utils/metadata-merge.js';
 
 const FLAG_BITS_IGNORED_IN_KEY = BY_VALUE.ignoredFlags;
@@ -299,11 +299,10 @@ export function earlyCSE(fn: Function, ctx: PassContext): CSEStats {
   return s;
 }
 
-export const earlyCsePass = definePass({
+export const earlyCsePass = defineCountingPass({
   name: 'early-cse',
   description: 'dominator-tree CSE with scoped hash tables, redundant loads within a memory generation',
-  run(fn, ctx) {
-    const s = earlyCSE(fn, ctx);
-    return { changed: s.deleted + s.simplified + s.cse + s.loads + s.stores > 0, preserved: 'cfg' };
-  },
+  count: (fn, ctx) => earlyCSE(fn, ctx),
+  changed: (s) => s.deleted + s.simplified + s.cse + s.loads + s.stores > 0,
+  preserves: 'cfg',
 });

@@ -49,7 +49,7 @@ import { phiDominanceQuery, simplifyInstruction } from '../../analysis/instsimpl
 import { DominatorTreeAnalysis } from '../../pm/analyses.js';
 import { ExpressionTable, intersectFlags, isPureCSE } from './early-cse.js';
 import type { PassContext } from '../../pm/pass.js';
-import { definePass, reportStats } from '../../pm/define-pass.js';
+import { defineCountingPass, reportStats } from '../../pm/define-pass.js';
 import { combineMetadataForCSE } from '../utils/metadata-merge.js';
 
 /** What a backwards scan over a block segment found for a memory query. */
@@ -467,11 +467,10 @@ export function globalValueNumbering(fn: Function, ctx: PassContext): GVNStats {
   return s;
 }
 
-export const gvnPass = definePass({
+export const gvnPass = defineCountingPass({
   name: 'gvn',
   description: 'global value numbering over the dominator tree (DVNT) with phi numbering and alias-aware redundant load elimination',
-  run(fn, ctx) {
-    const s = globalValueNumbering(fn, ctx);
-    return { changed: s.simplified + s.expressions + s.phis + s.loads + s.deleted > 0, preserved: 'cfg' };
-  },
+  count: (fn, ctx) => globalValueNumbering(fn, ctx),
+  changed: (s) => s.simplified + s.expressions + s.phis + s.loads + s.deleted > 0,
+  preserves: 'cfg',
 });

@@ -29,7 +29,7 @@ import { Value, ValueKind } from '../../ir/value.js';
 import { CFG } from '../../analysis/cfg.js';
 import { computeDominators } from '../../analysis/dominators.js';
 import { repairSSA } from '../utils/ssa-repair.js';
-import { definePass, param } from '../../pm/define-pass.js';
+import { defineCountingPass, param } from '../../pm/define-pass.js';
 import { retargetEdges, splitBlockPredecessors } from '../utils/basic-block-utils.js';
 import { removeUnreachableBlocks } from '../utils/local.js';
 import { cloneRecords, remapRecords } from '../utils/debug-info.js';
@@ -221,15 +221,12 @@ export function threadJumps(fn: Function, opts: Partial<JumpThreadingOptions> = 
   return jt.threads;
 }
 
-export const jumpThreadingPass = definePass({
+export const jumpThreadingPass = defineCountingPass({
   name: 'jump-threading',
   description: 'thread edges whose branch outcome is known through a copy of the branch block',
   params: {
     threshold: param.int('threshold', DEFAULT_JUMP_THREADING_OPTIONS.threshold, 'most instructions of a block copied to thread an edge'),
   },
-  run(fn, ctx, opts) {
-    const n = threadJumps(fn, opts);
-    if (n) ctx.stat('edges threaded', n);
-    return { changed: n > 0 };
-  },
+  count: (fn, ctx, opts) => ({ threaded: threadJumps(fn, opts) }),
+  stats: { threaded: 'edges threaded' },
 });

@@ -56,7 +56,7 @@ import { computeDominators, DominatorTree } from '../../analysis/dominators.js';
 import { iteratedDominanceFrontier } from '../../analysis/idf.js';
 import { findLoops, type LoopInfo } from '../../analysis/loops.js';
 import type { PassContext } from '../../pm/pass.js';
-import { definePass, reportStats } from '../../pm/define-pass.js';
+import { defineCountingPass, reportStats } from '../../pm/define-pass.js';
 import type { SolverVisitHook } from '../../analysis/dataflow/solver.js';
 
 /** What the LCM trace (pre-trace.ts) is told while lazy code motion runs. */
@@ -531,12 +531,11 @@ function lcmRound(fn: Function, stats: PREStats, trace: LCMTraceHooks | null): b
   return changed;
 }
 
-export const prePass = definePass({
+export const prePass = defineCountingPass({
   name: 'pre',
   description: 'partial redundancy elimination by lazy code motion (Knoop-Rüthing-Steffen) on bit-vector data flow',
-  run(fn, ctx) {
-    const s = lazyCodeMotion(fn, ctx);
-    const changed = s.inserted + s.replaced > 0;
-    return { changed: changed || s.splitKept > 0, preserved: s.splitKept > 0 ? 'none' : changed ? 'cfg' : 'all' };
-  },
+  count: (fn, ctx) => lazyCodeMotion(fn, ctx),
+  // edges split for insertions and kept change the CFG even when nothing moved
+  changed: (s) => s.inserted + s.replaced > 0 || s.splitKept > 0,
+  preserves: (s) => (s.splitKept > 0 ? 'none' : 'cfg'),
 });

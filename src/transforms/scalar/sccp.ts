@@ -6,7 +6,7 @@
  */
 import type { Function } from '../../ir/function.js';
 import type { PassContext } from '../../pm/pass.js';
-import { definePass } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 import { applySCCPResult, SCCPSolver } from '../utils/sccp-solver.js';
 
 export { applySCCPResult, isEvaluable, SCCPSolver, switchTarget, type SCCPResultView } from '../utils/sccp-solver.js';
@@ -18,12 +18,10 @@ export function runSCCP(fn: Function, ctx?: PassContext): { constants: number; b
   return applySCCPResult(fn, solver, ctx);
 }
 
-export const sccpPass = definePass({
+export const sccpPass = defineCountingPass({
   name: 'sccp',
   description: 'sparse conditional constant propagation (Wegman-Zadeck): constants, dead branches and unreachable blocks',
-  run(fn, ctx) {
-    const r = runSCCP(fn, ctx);
-    const cfgChanged = r.branches > 0 || r.blocks > 0;
-    return { changed: cfgChanged || r.constants > 0, preserved: cfgChanged ? 'none' : 'cfg' };
-  },
+  count: (fn, ctx) => runSCCP(fn, ctx),
+  changed: (r) => r.branches > 0 || r.blocks > 0 || r.constants > 0,
+  preserves: (r) => (r.branches > 0 || r.blocks > 0 ? 'none' : 'cfg'),
 });

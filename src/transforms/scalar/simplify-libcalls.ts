@@ -12,7 +12,7 @@ import type { Function, GlobalVariable } from '../../ir/function.js';
 import type { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
 import { ValueKind } from '../../ir/value.js';
-import { definePass } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 
 /** Length of the NUL-terminated string a constant global holds, or null. */
 function constantStringLength(g: GlobalVariable): number | null {
@@ -45,12 +45,10 @@ export function simplifyLibCalls(fn: Function): number {
   return n;
 }
 
-export const simplifyLibCallsPass = definePass({
+export const simplifyLibCallsPass = defineCountingPass({
   name: 'simplify-libcalls',
   description: 'strlen of a constant string becomes its length',
-  run(fn, ctx) {
-    const n = simplifyLibCalls(fn);
-    if (n) ctx.stat('library calls folded', n);
-    return { changed: n > 0, preserved: n > 0 ? 'cfg' : 'all' };
-  },
+  count: (fn) => ({ folded: simplifyLibCalls(fn) }),
+  stats: { folded: 'library calls folded' },
+  preserves: 'cfg',
 });

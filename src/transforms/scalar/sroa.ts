@@ -42,7 +42,7 @@ import { CFG } from '../../analysis/cfg.js';
 import { computeDominators } from '../../analysis/dominators.js';
 import { promoteAllocas } from '../utils/promote-allocas.js';
 import { isAllocaPromotable } from '../utils/promote-memory.js';
-import { definePass } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 import { basedOnAlloca, byteGEP, isAggregate, isScalar, MAX_PARTITIONS, newLoad, newStore, splitAggregateAccesses } from './sroa-aggregates.js';
 
 const MAX_ROUNDS = 4;
@@ -568,18 +568,11 @@ export function runSROA(fn: Function): SROAStats {
   return stats;
 }
 
-export const sroaPass = definePass({
+export const sroaPass = defineCountingPass({
   name: 'sroa',
   description: 'split aggregate allocas (structs, constant-indexed arrays, memcpy\'d locals) into scalars and promote them',
-  run(fn, ctx) {
-    const s = runSROA(fn);
-    if (s.allocasSplit + s.promoted + s.aggregatesSplit + s.constantLoads + s.piecesFolded === 0) return { changed: false };
-    if (s.piecesFolded) ctx.stat('pieces read back directly', s.piecesFolded);
-    if (s.constantLoads) ctx.stat('constant loads folded', s.constantLoads);
-    if (s.aggregatesSplit) ctx.stat('aggregate loads and stores split', s.aggregatesSplit);
-    if (s.allocasSplit) ctx.stat('allocas split', s.allocasSplit);
-    if (s.partitions) ctx.stat('partitions', s.partitions);
-    if (s.promoted) ctx.stat('allocas promoted', s.promoted);
-    return { changed: true, preserved: 'cfg' };
-  },
+  count: (fn) => runSROA(fn),
+  // a partition is counted only with its alloca split: the other counts say whether it changed
+  stats: { piecesFolded: 'pieces read back directly', constantLoads: 'constant loads folded', aggregatesSplit: 'aggregate loads and stores split', allocasSplit: 'allocas split', partitions: 'partitions', promoted: 'allocas promoted' },
+  preserves: 'cfg',
 });

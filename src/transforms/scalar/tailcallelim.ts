@@ -27,7 +27,7 @@ import { Instruction } from '../../ir/instruction.js';
 import { Flag, Opcode } from '../../ir/opcodes.js';
 import { voidType } from '../../ir/types.js';
 import { Value, ValueKind } from '../../ir/value.js';
-import { definePass, reportStats } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 import { isNonEscapingAlloca } from '../../analysis/alias.js';
 import { foldTrivialPhis } from '../utils/local.js';
 
@@ -253,12 +253,10 @@ export function eliminateTailRecursion(fn: Function): TREStats {
   return stats;
 }
 
-export const tailcallelimPass = definePass({
+export const tailcallelimPass = defineCountingPass({
   name: 'tailcallelim',
   description: 'turn self-recursive tail calls (and accumulator recursion) into loops',
-  run(fn, ctx) {
-    const s = eliminateTailRecursion(fn);
-    reportStats(ctx, { 'tail calls eliminated': s.eliminated, 'accumulator sites': s.accumulators });
-    return { changed: s.eliminated > 0 };
-  },
+  count: (fn) => eliminateTailRecursion(fn),
+  stats: { eliminated: 'tail calls eliminated', accumulators: 'accumulator sites' },
+  changed: (s) => s.eliminated > 0,
 });

@@ -34,7 +34,7 @@ import type { Function } from '../../ir/function.js';
 import type { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
 import type { Value } from '../../ir/value.js';
-import { definePass, reportStats } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 import { splitCriticalEdges } from '../utils/basic-block-utils.js';
 import { CopyStep, ParallelCopy, sequentializeNaively, sequentializeParallelCopy } from '../utils/parallel-copy.js';
 import { newLoad, newSlot, newStore } from './reg2mem.js';
@@ -151,14 +151,12 @@ function distinctSuccessors(t: Instruction): number {
   return 1;
 }
 
-export const outOfSSAPass = definePass({
+export const outOfSSAPass = defineCountingPass({
   name: 'out-of-ssa',
   description: 'replace phis by parallel copies through stack slots on split edges',
   local: true,
-  run(fn, ctx) {
-    const s = outOfSSA(fn);
-    reportStats(ctx, { 'critical edges split': s.criticalEdgesSplit, 'phis replaced by copies': s.phisReplaced, 'copies': s.copies, 'temporaries for copy cycles': s.temporaries });
-    const changed = s.criticalEdgesSplit + s.phisReplaced > 0;
-    return { changed, preserved: s.criticalEdgesSplit > 0 ? 'none' : 'cfg' };
-  },
+  count: (fn) => outOfSSA(fn),
+  stats: { criticalEdgesSplit: 'critical edges split', phisReplaced: 'phis replaced by copies', copies: 'copies', temporaries: 'temporaries for copy cycles' },
+  changed: (s) => s.criticalEdgesSplit + s.phisReplaced > 0,
+  preserves: (s) => (s.criticalEdgesSplit > 0 ? 'none' : 'cfg'),
 });

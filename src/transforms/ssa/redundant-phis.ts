@@ -10,7 +10,7 @@
 import type { Function } from '../../ir/function.js';
 import type { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
-import { definePass, reportStats } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 import { removeRedundantPhiWebs } from '../utils/phi-webs.js';
 import type { RedundantPhiTracer } from '../utils/phi-webs-trace.js';
 
@@ -46,13 +46,11 @@ export function removeRedundantPhis(fn: Function, phis?: readonly Instruction[],
   return stats;
 }
 
-export const redundantPhisPass = definePass({
+export const redundantPhisPass = defineCountingPass({
   name: 'redundant-phis',
   description: 'remove redundant phi webs by SCCs (Braun et al. 2013, Algorithm 5)',
   local: true,
-  run(fn, ctx) {
-    const st = removeRedundantPhis(fn);
-    reportStats(ctx, { 'phis removed as redundant': st.redundant, 'phis removed as trivial': st.trivial });
-    return { changed: st.redundant + st.trivial > 0, preserved: 'cfg' };
-  },
+  count: (fn) => removeRedundantPhis(fn),
+  stats: { redundant: 'phis removed as redundant', trivial: 'phis removed as trivial' },
+  preserves: 'cfg',
 });

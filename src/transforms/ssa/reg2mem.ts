@@ -21,7 +21,7 @@ import { abiAlign } from '../../ir/layout.js';
 import { Opcode } from '../../ir/opcodes.js';
 import { i32, isSized, voidType, ptr, type Type } from '../../ir/types.js';
 import type { Value } from '../../ir/value.js';
-import { definePass, reportStats } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 import { splitCriticalEdges } from '../utils/basic-block-utils.js';
 
 export interface Reg2MemStats {
@@ -143,14 +143,11 @@ export function regToMem(fn: Function): Reg2MemStats {
   return stats;
 }
 
-export const reg2memPass = definePass({
+export const reg2memPass = defineCountingPass({
   name: 'reg2mem',
   description: 'demote every phi and cross-block value to a stack slot (LLVM RegToMem)',
   local: true,
-  run(fn, ctx) {
-    const s = regToMem(fn);
-    reportStats(ctx, { 'critical edges split': s.criticalEdgesSplit, 'registers demoted': s.registersDemoted, 'phis demoted': s.phisDemoted });
-    const changed = s.criticalEdgesSplit + s.registersDemoted + s.phisDemoted > 0;
-    return { changed, preserved: s.criticalEdgesSplit > 0 ? 'none' : 'cfg' };
-  },
+  count: (fn) => regToMem(fn),
+  stats: { criticalEdgesSplit: 'critical edges split', registersDemoted: 'registers demoted', phisDemoted: 'phis demoted' },
+  preserves: (s) => (s.criticalEdgesSplit > 0 ? 'none' : 'cfg'),
 });

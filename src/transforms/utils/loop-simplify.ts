@@ -21,7 +21,7 @@ import type { Function } from '../../ir/function.js';
 import { Opcode } from '../../ir/opcodes.js';
 import { CFG } from '../../analysis/cfg.js';
 import { findLoops, Loop, LoopInfo } from '../../analysis/loops.js';
-import { definePass, reportStats } from '../../pm/define-pass.js';
+import { defineCountingPass } from '../../pm/define-pass.js';
 import { splitBlockPredecessors } from './basic-block-utils.js';
 
 /** Loop membership that also knows the blocks added since the LoopInfo was computed. */
@@ -227,12 +227,9 @@ export function isInSimplifyForm(li: LoopInfo): boolean {
   return true;
 }
 
-export const loopSimplifyPass = definePass({
+export const loopSimplifyPass = defineCountingPass({
   name: 'loop-simplify',
   description: 'give every loop a preheader, a single latch and dedicated exit blocks',
-  run(fn, ctx) {
-    const s = simplifyLoops(fn);
-    reportStats(ctx, { 'preheaders inserted': s.preheaders, 'backedge blocks inserted': s.backedges, 'exit blocks split': s.exits });
-    return { changed: s.preheaders + s.backedges + s.exits > 0 };
-  },
+  count: (fn) => simplifyLoops(fn),
+  stats: { preheaders: 'preheaders inserted', backedges: 'backedge blocks inserted', exits: 'exit blocks split' },
 });

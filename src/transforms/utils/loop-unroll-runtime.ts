@@ -29,8 +29,7 @@ import { Instruction } from '../../ir/instruction.js';
 import { Opcode, Pred } from '../../ir/opcodes.js';
 import type { Value } from '../../ir/value.js';
 import { setUnrollDisable } from './loop-metadata.js';
-import { unroll, type Shape } from './unroll-loop.js';
-import { cloneRecords, remapRecords } from './debug-info.js';
+import { cloneBlocks, unroll, type Shape } from './unroll-loop.js';
 
 /** Gives every value of the loop used after it a phi in the (dedicated) exit block. */
 export function formLCSSA(s: Shape): void {
@@ -59,40 +58,8 @@ export function formLCSSA(s: Shape): void {
 /** A copy of the loop's blocks placed after them, with its value map (its header phis keep their preheader entries). */
 export function cloneLoop(fn: Function, s: Shape, suffix = 'epil'): { map: Map<Value, Value>; header: BasicBlock; latch: BasicBlock; blocks: BasicBlock[] } {
   const map = new Map<Value, Value>();
-  const cloned: Instruction[] = [];
-  const blocks: BasicBlock[] = [];
-  let after = s.blocks[s.blocks.length - 1];
-  for (const b of s.blocks) {
-    const nb = new BasicBlock(b.name === '' ? '' : `${b.name}.${suffix}`);
-    fn.insertBlockAfter(nb, after);
-    after = nb;
-    map.set(b, nb);
-    blocks.push(nb);
-    for (let i = b.first; i !== null; i = i.next) {
-      const c = i.clone();
-      cloneRecords(i, c);
-      if (c.name !== '') c.name = `${c.name}.${suffix}`;
-      nb.append(c);
-      map.set(i, c);
-      cloned.push(c);
-    }
-  }
-  for (const c of cloned) {
-    for (let j = 0; j < c.numOperands; j++) {
-      const v = map.get(c.operand(j));
-      if (v !== undefined) c.setOperand(j, v);
-    }
-    if (c.op === Opcode.Phi) {
-      for (let j = c.numIncoming - 1; j >= 0; j--) {
-        const from = map.get(c.incomingBlock(j));
-        if (from !== undefined) c.setIncomingBlock(j, from as BasicBlock);
-        // the header's entry from the preheader is rewired by the caller; any other entry
-        // from outside comes from an unreachable block (as in loop-unroll.ts)
-        else if (c.parent !== map.get(s.header)) c.removeIncoming(j);
-      }
-    }
-  }
-  remapRecords(cloned, map);
+  // the header's entry from the preheader is rewired by the caller
+  const blocks = cloneBlocks(fn, s.blocks, s.blocks[s.blocks.length - 1], suffix, map, null, s.header);
   return { map, header: map.get(s.header) as BasicBlock, latch: map.get(s.latch) as BasicBlock, blocks };
 }
 

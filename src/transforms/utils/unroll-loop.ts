@@ -70,6 +70,60 @@ export function readShape(l: Loop, li: LoopInfo, nest = false): Shape | string {
 }
 
 /**
+ * Copies `blocks` after `after`, each name suffixed `.suffix`, and points the copies'
+ * operands and phi entries at the copies through `map` (which may map values already: the
+ * header phis of an unrolled copy map to their values from the previous copy). The phis of
+ * `skipPhisOf` are not copied. A copied phi's entry from outside `blocks` names an edge that
+ * reaches the original, not the copy (only an unreachable block can branch into a non-header
+ * block of a loop): it is dropped, except in the copy of `outsideEntriesOf`, whose entry from
+ * the preheader the caller rewires. Returns the new blocks in order.
+ */
+export function cloneBlocks(
+  fn: Function,
+  blocks: readonly BasicBlock[],
+  after: BasicBlock,
+  suffix: string,
+  map: Map<Value, Value>,
+  skipPhisOf: BasicBlock | null,
+  outsideEntriesOf: BasicBlock | null,
+): BasicBlock[] {
+  const cloned: Instruction[] = [];
+  const made: BasicBlock[] = [];
+  for (const b of blocks) {
+    const nb = new BasicBlock(b.name === '' ? '' : `${b.name}.${suffix}`);
+    fn.insertBlockAfter(nb, after);
+    after = nb;
+    map.set(b, nb);
+    made.push(nb);
+    for (let i = b === skipPhisOf ? b.firstNonPhi() : b.first; i !== null; i = i.next) {
+      const c = i.clone();
+      cloneRecords(i, c);
+      if (c.name !== '') c.name = `${c.name}.${suffix}`;
+      nb.append(c);
+      map.set(i, c);
+      cloned.push(c);
+    }
+  }
+  const keep = outsideEntriesOf === null ? null : map.get(outsideEntriesOf);
+  for (const c of cloned) {
+    for (let j = 0; j < c.numOperands; j++) {
+      const v = map.get(c.operand(j));
+      if (v !== undefined) c.setOperand(j, v);
+    }
+    if (c.op === Opcode.Phi) {
+      for (let j = c.numIncoming - 1; j >= 0; j--) {
+        const from = map.get(c.incomingBlock(j));
+        if (from !== undefined) c.setIncomingBlock(j, from as BasicBlock);
+        else if (c.parent !== keep) c.removeIncoming(j);
+      }
+    }
+  }
+  // the copies' debug records describe the copies' values (LLVM's CloneBasicBlock + remap)
+  remapRecords(cloned, map);
+  return made;
+}
+
+/**
  * Unrolls the loop `s`, `trip` copies of the body in all: completely, or with `partial` (the
  * trip count a multiple of `trip`) into a loop whose body is the copies in a row, which
  * takes the back edge from the last copy only.
@@ -89,38 +143,9 @@ export function unroll(fn: Function, s: Shape, trip: number, partial = false): {
   for (let k = 1; k < trip; k++) {
     const map = new Map<Value, Value>();
     for (const p of phis) map.set(p, look(prev, p.incomingValueFor(latch)!));
-    const cloned: Instruction[] = [];
-    for (const b of blocks) {
-      const nb = new BasicBlock(b.name === '' ? '' : `${b.name}.${k}`);
-      fn.insertBlockAfter(nb, after);
-      copies.add(nb);
-      after = nb;
-      map.set(b, nb);
-      for (let i = b === header ? b.firstNonPhi() : b.first; i !== null; i = i.next) {
-        const c = i.clone();
-        cloneRecords(i, c);
-        if (c.name !== '') c.name = `${c.name}.${k}`;
-        nb.append(c);
-        map.set(i, c);
-        cloned.push(c);
-      }
-    }
-    for (const c of cloned) {
-      for (let j = 0; j < c.numOperands; j++) {
-        const v = map.get(c.operand(j));
-        if (v !== undefined) c.setOperand(j, v);
-      }
-      if (c.op === Opcode.Phi) {
-        for (let j = c.numIncoming - 1; j >= 0; j--) {
-          const from = map.get(c.incomingBlock(j));
-          // an entry from outside the loop (only an unreachable block can branch into a
-          // non-header block of it) names an edge that reaches the original, not the copy
-          if (from === undefined) c.removeIncoming(j);
-          else c.setIncomingBlock(j, from as BasicBlock);
-        }
-      }
-    }
-    remapRecords(cloned, map);
+    const made = cloneBlocks(fn, blocks, after, String(k), map, header, null);
+    for (const nb of made) copies.add(nb);
+    after = made[made.length - 1];
     headers.push(map.get(header) as BasicBlock);
     latches.push(map.get(latch) as BasicBlock);
     prev = map;
