@@ -134,8 +134,8 @@ describe('pass parameters (definePass)', () => {
     const pass = passInfo('print')!.create('scalar-evolution');
     expect(pass).toMatchObject({ kind: 'function', name: 'print<scalar-evolution>' });
     expect(() => parsePipeline('print<bogus>')).toThrow(PipelineError);
-    expect(() => parsePipeline('print<bogus>')).toThrow(/print: unknown parameter 'bogus' \(expected scalar-evolution\)/);
-    expect(() => parsePipeline('print')).toThrow(/print: missing parameter \(expected print<scalar-evolution>\)/);
+    expect(() => parsePipeline('print<bogus>')).toThrow(/print: unknown parameter 'bogus' \(expected scalar-evolution\|domtree\|postdomtree\|loops\)/);
+    expect(() => parsePipeline('print')).toThrow(/print: missing parameter \(expected print<scalar-evolution\|domtree\|postdomtree\|loops>\)/);
   });
 
   it('a pass declared with definePass runs with its parsed parameters', () => {
