@@ -61,7 +61,9 @@ export function ourVerdictLL(text: string, file = 'mutant.ll'): OurVerdict {
   const t0 = performance.now();
   const done = (outcome: Outcome, detail: string): OurVerdict => {
     const ms = performance.now() - t0;
-    return { outcome: ms > TIMEOUT_MS && outcome !== 'internal-error' ? 'timeout' : outcome, detail, ms };
+    // a slow mutant is reported as one, with its time (a loaded machine can cause it; a hang is the defect)
+    if (ms > TIMEOUT_MS && outcome !== 'internal-error') return { outcome: 'timeout', detail: `timeout: ${Math.round(ms)} ms (limit ${TIMEOUT_MS} ms), then ${outcome}${detail === '' ? '' : ': ' + detail}`, ms };
+    return { outcome, detail, ms };
   };
   let m;
   try {
@@ -107,7 +109,9 @@ export function ourVerdictSysY(text: string, file = 'mutant.sy'): OurVerdict {
   const t0 = performance.now();
   const done = (outcome: Outcome, detail: string): OurVerdict => {
     const ms = performance.now() - t0;
-    return { outcome: ms > TIMEOUT_MS && outcome !== 'internal-error' ? 'timeout' : outcome, detail, ms };
+    // a slow mutant is reported as one, with its time (a loaded machine can cause it; a hang is the defect)
+    if (ms > TIMEOUT_MS && outcome !== 'internal-error') return { outcome: 'timeout', detail: `timeout: ${Math.round(ms)} ms (limit ${TIMEOUT_MS} ms), then ${outcome}${detail === '' ? '' : ': ' + detail}`, ms };
+    return { outcome, detail, ms };
   };
   let r;
   try {
