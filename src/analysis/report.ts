@@ -27,10 +27,8 @@
  * docs/analyze.schema.json is the JSON Schema of this document (checked by a test).
  */
 import type { Function } from '../ir/function.js';
-import type { Instruction } from '../ir/instruction.js';
 import type { Value } from '../ir/value.js';
 import type { Module } from '../ir/module.js';
-import { Opcode } from '../ir/opcodes.js';
 import { functionSlots } from '../text/slots.js';
 import { CFG } from './cfg.js';
 import { controlDependence } from './control-dependence.js';
@@ -41,7 +39,6 @@ import { expressionNames } from './dataflow/solver-trace.js';
 import { printInstruction } from '../text/printer.js';
 import { DominatorAlgorithm, computeDominators } from './dominators.js';
 import { FrontierAlgorithm, frontierOfTree } from './frontier.js';
-import { iteratedDominanceFrontier } from './idf.js';
 import { findLoops } from './loops.js';
 import { postDominators } from './postdom.js';
 import { traceFrontierEvents, traceIdfEvents } from './trace-analyses.js';

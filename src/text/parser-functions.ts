@@ -6,7 +6,7 @@
 import { BasicBlock } from '../ir/basic-block.js';
 import { type MDAttachment } from '../ir/metadata.js';
 import { Function } from '../ir/function.js';
-import { Type, functionType, i32 } from '../ir/types.js';
+import { Type, functionType } from '../ir/types.js';
 import { Tok } from './lexer.js';
 import { attributePlaceProblem, isAttributeWord, readAttributeArgument } from './attributes.js';
 import { FunctionState, GLOBAL_PREFIX_WORDS, LINKAGES, Loc, isFunctionSuffixWord } from './parser-base.js';

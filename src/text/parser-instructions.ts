@@ -13,11 +13,10 @@ import {
   MDKind,
   getAttachment,
 } from '../ir/metadata.js';
-import { Constant, ConstantAggregate, ConstantInt, ConstantZero, MetadataValue } from '../ir/constants.js';
-import { Function } from '../ir/function.js';
+import { Constant, ConstantAggregate, ConstantInt, MetadataValue } from '../ir/constants.js';
 import { Instruction } from '../ir/instruction.js';
 import { Flag, Opcode, isBinaryOp, isCastOp } from '../ir/opcodes.js';
-import { TypeKind, i1, i32, labelType, vectorType, voidType } from '../ir/types.js';
+import { TypeKind, i1, labelType, vectorType, voidType } from '../ir/types.js';
 import { Value, ValueKind } from '../ir/value.js';
 import { Tok } from './lexer.js';
 import { FunctionState } from './parser-base.js';

@@ -77,7 +77,7 @@ export class Parser extends FunctionParser {
     }
     // an intrinsic called undeclared is declared (LLParser does it before it reports undefined values)
     if (this.pendingIntrinsics.size > 0) {
-      for (const [g, p] of this.pendingIntrinsics) if (this.definedGlobals.has(g)) this.pendingIntrinsics.delete(g);
+      for (const g of this.pendingIntrinsics.keys()) if (this.definedGlobals.has(g)) this.pendingIntrinsics.delete(g);
       declarePendingIntrinsics(this.m, this.pendingIntrinsics.values(), (msg, loc) => this.error(msg, loc));
     }
     for (const [g, loc] of this.globalForwardLoc) {

@@ -2,7 +2,6 @@
  * Types, attributes and alignments of LLVM IR (LLParser::parseType, parseOptionalAttrs, …):
  * the part of the parser chain (see parser-base.ts) that reads no values.
  */
-import { Function } from '../ir/function.js';
 import { Opcode, OPCODE_BY_NAME } from '../ir/opcodes.js';
 import {
   Type,
@@ -406,7 +405,6 @@ export abstract class TypeParser extends ParserBase {
 
   /** `allocsize(N)` / `allocsize(N, M)`: distinct indices of integer parameters (LLParser and the verifier). */
   protected parseAllocSize(fnType: Type, loc: Loc): void {
-    const lx = this.lx;
     this.expect(Tok.LParen);
     const elem = this.parseUInt();
     let num: number | null = null;

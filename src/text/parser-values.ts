@@ -20,7 +20,7 @@ import {
   UndefValue,
 } from '../ir/constants.js';
 import { Flag, Opcode, OPCODE_BY_NAME, OPCODE_NAMES, Pred, fcmpPredByName, icmpPredByName } from '../ir/opcodes.js';
-import { Type, TypeKind, i1, labelType } from '../ir/types.js';
+import { Type, TypeKind, labelType } from '../ir/types.js';
 import { Argument, Value, ValueKind } from '../ir/value.js';
 import { Tok } from './lexer.js';
 import { parseFloatLiteral } from './float-format.js';

@@ -19,7 +19,7 @@ import {
   InlineAsmValue,
   MetadataValue,
 } from '../ir/constants.js';
-import type { Function, GlobalAlias, GlobalVariable } from '../ir/function.js';
+import type { Function } from '../ir/function.js';
 import type { Instruction } from '../ir/instruction.js';
 import type { Module } from '../ir/module.js';
 import { Flag, Opcode, OPCODE_NAMES, isCastOp, predName } from '../ir/opcodes.js';
@@ -28,7 +28,7 @@ import { Value, ValueKind } from '../ir/value.js';
 import { formatFloatLiteral } from './float-format.js';
 import { FunctionSlots, moduleSlots } from './slots.js';
 import { TextBuffer } from './text-buffer.js';
-import { MetadataNumberingMismatch, MetadataPrinter, MetadataSlots } from './metadata-printer.js';
+import { MetadataPrinter, MetadataSlots } from './metadata-printer.js';
 
 export interface PrintOptions {
   /** Print `; preds = …` comments on block labels (default true, as opt does). */

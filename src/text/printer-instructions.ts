@@ -2,7 +2,6 @@
  * Instructions as text (AssemblyWriter::printInstruction): opcodes with their flags, operand
  * lists, memory orderings and alignments, calls with their attributes.
  */
-import type { BasicBlock } from '../ir/basic-block.js';
 import { ConstantInt, MetadataValue } from '../ir/constants.js';
 import type { Instruction } from '../ir/instruction.js';
 import { FAST_MATH_MASK, Flag, Opcode, OPCODE_NAMES, isBinaryOp, isCastOp, predName } from '../ir/opcodes.js';
