@@ -18,7 +18,7 @@
  * arguments and call results as the other side; reg2mem, which stores arbitrary values,
  * and every module pass drop the cache (`invalidateGlobalEscapes`).
  */
-import { ConstantAggregate, ConstantExpr } from '../ir/constants.js';
+import { ConstantAggregate, ConstantExpr, globalValuesIn } from '../ir/constants.js';
 import type { GlobalVariable } from '../ir/function.js';
 import type { Instruction } from '../ir/instruction.js';
 import type { Module } from '../ir/module.js';
@@ -52,21 +52,11 @@ function derivedGlobal(c: Value): Value | null {
   return null;
 }
 
-/** Every global a constant mentions (through expressions and aggregates). */
+/** Every global variable a constant mentions (through expressions and aggregates). */
 function globalsIn(c: Value, out: Set<Value>): void {
-  const stack: Value[] = [c];
-  const seen = new Set<Value>();
-  while (stack.length > 0) {
-    const v = stack.pop()!;
-    if (v.kind === ValueKind.GlobalVariable) {
-      out.add(v);
-      continue;
-    }
-    if (seen.has(v)) continue;
-    seen.add(v);
-    if (v instanceof ConstantExpr) for (const e of v.operands) stack.push(e);
-    else if (v instanceof ConstantAggregate) for (const e of v.elements) stack.push(e);
-  }
+  const all = new Set<Value>();
+  globalValuesIn(c, all);
+  for (const g of all) if (g.kind === ValueKind.GlobalVariable) out.add(g);
 }
 
 /** Whether operand `k` of `i`, a pointer into some global, keeps the address to itself; derived pointers go to `work`. */

@@ -321,3 +321,23 @@ export function nullValue(type: Type): Constant {
       return ConstantZero.get(type);
   }
 }
+
+/**
+ * The global values (variables, functions, aliases) constant `c` mentions, through constant
+ * expressions, aggregates and block addresses; `seen` skips shared subexpressions (iterative).
+ */
+export function globalValuesIn(c: Value, out: Set<Value>, seen: Set<Value> = new Set()): void {
+  const stack: Value[] = [c];
+  while (stack.length > 0) {
+    const v = stack.pop()!;
+    if (v.kind === ValueKind.GlobalVariable || v.kind === ValueKind.Function || v.kind === ValueKind.GlobalAlias) {
+      out.add(v);
+      continue;
+    }
+    if (seen.has(v)) continue;
+    seen.add(v);
+    if (v instanceof ConstantExpr) for (const e of v.operands) stack.push(e);
+    else if (v instanceof ConstantAggregate) for (const e of v.elements) stack.push(e);
+    else if (v instanceof BlockAddress) stack.push(v.fn);
+  }
+}

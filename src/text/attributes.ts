@@ -16,7 +16,7 @@
  * `attributeTypeProblem`, also checked as the parser reads them.
  */
 import { Lexer, Tok } from './lexer.js';
-import { Type, TypeKind } from '../ir/types.js';
+import { Type, TypeKind, isSized } from '../ir/types.js';
 
 const FN = 1;
 const PARAM = 2;
@@ -277,31 +277,6 @@ export function attributeTypeProblem(w: string, text: string, t: Type): string |
     ok = e.scalarType().isFloatingPoint();
   } else if (w === 'noundef') ok = t.kind !== TypeKind.Void;
   return ok ? null : `Attribute '${text}' applied to incompatible type!`;
-}
-
-/** Whether values of `t` have a size (LLVM's Type::isSized), iteratively over nested aggregates. */
-function isSized(t: Type): boolean {
-  const stack = [t];
-  while (stack.length > 0) {
-    const x = stack.pop()!;
-    switch (x.kind) {
-      case TypeKind.Label:
-      case TypeKind.Metadata:
-      case TypeKind.Token:
-      case TypeKind.Void:
-      case TypeKind.Function:
-        return false;
-      case TypeKind.Array:
-      case TypeKind.Vector:
-        stack.push(x.elem!);
-        break;
-      case TypeKind.Struct:
-        if (x.opaque) return false;
-        for (const m of x.members) stack.push(m);
-        break;
-    }
-  }
-  return true;
 }
 
 // ---- the verifier's rules for string function attributes (Verifier::verifyFunctionAttrs) ----

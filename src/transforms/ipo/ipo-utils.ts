@@ -4,7 +4,7 @@
  * constant expressions inside them, initializers, aliases: our use lists record only the
  * first kind), and editing function attributes the way LLVM prints them (a `#N` group).
  */
-import { ConstantAggregate, ConstantExpr } from '../../ir/constants.js';
+import { ConstantAggregate, globalValuesIn } from '../../ir/constants.js';
 import type { Function, GlobalVariable } from '../../ir/function.js';
 import type { Instruction } from '../../ir/instruction.js';
 import type { Module } from '../../ir/module.js';
@@ -38,23 +38,6 @@ function emptyRefs(): GlobalRefs {
   return { direct: [], viaConstant: [], fromGlobals: false };
 }
 
-/** The global values a constant mentions (through expressions and aggregates). */
-function globalsIn(c: Value, out: Set<Value>, seen: Set<Value>): void {
-  const stack: Value[] = [c];
-  while (stack.length > 0) {
-    const v = stack.pop()!;
-    if (v.kind === ValueKind.GlobalVariable || v.kind === ValueKind.Function || v.kind === ValueKind.GlobalAlias) {
-      out.add(v);
-      continue;
-    }
-    if (seen.has(v)) continue;
-    seen.add(v);
-    if (v instanceof ConstantExpr) for (const e of v.operands) stack.push(e);
-    else if (v instanceof ConstantAggregate) for (const e of v.elements) stack.push(e);
-    else if (v.kind === ValueKind.BlockAddress) stack.push((v as unknown as { fn: Value }).fn);
-  }
-}
-
 /** Every reference to every global variable and function of `m`. */
 export function scanGlobalRefs(m: Module): Map<Value, GlobalRefs> {
   const refs = new Map<Value, GlobalRefs>();
@@ -68,12 +51,12 @@ export function scanGlobalRefs(m: Module): Map<Value, GlobalRefs> {
   for (const g of m.globals) {
     if (g.initializer === null) continue;
     found.clear();
-    globalsIn(g.initializer, found, seen);
+    globalValuesIn(g.initializer, found, seen);
     for (const v of found) get(v).fromGlobals = true;
   }
   for (const a of m.aliases) {
     found.clear();
-    globalsIn(a.aliasee, found, seen);
+    globalValuesIn(a.aliasee, found, seen);
     for (const v of found) get(v).fromGlobals = true;
   }
   const exprGlobals = new Map<Value, Value[]>();
@@ -89,7 +72,7 @@ export function scanGlobalRefs(m: Module): Map<Value, GlobalRefs> {
             let gs = exprGlobals.get(v);
             if (gs === undefined) {
               const s = new Set<Value>();
-              globalsIn(v, s, new Set());
+              globalValuesIn(v, s, new Set());
               exprGlobals.set(v, (gs = [...s]));
             }
             for (const g of gs) {
