@@ -383,7 +383,7 @@ let graphShownStep = NaN;
 
 /** Phi placement and mem2reg are about allocas: their traces are of the IR before the pipeline. */
 // the traces of SSA construction run on the allocas, that is on the IR before the pipeline
-const ON_ALLOCAS = new Set(['idf', 'mem2reg', 'trace:idf', 'trace:idf-sg', 'trace:mem2reg', 'trace:braun', 'trace:reaching-defs']);
+const ON_ALLOCAS = new Set(['idf', 'mem2reg', 'trace:idf', 'trace:idf-sg', 'trace:mem2reg', 'trace:braun', 'trace:braun-marker', 'trace:reaching-defs']);
 
 /** The step the graph shows: the selected one, or the stepper's (see ON_ALLOCAS). */
 function graphStep(): number {
