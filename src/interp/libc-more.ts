@@ -139,8 +139,9 @@ function staticBuffer(S: Machine, key: string, n: number): number {
 // ---- the sweep's additions ---------------------------------------------------------------
 
 /**
- * glibc's strerror texts for the errno values C library code sets (these are data, not
- * stubs: 'Function not implemented' is glibc's own text for ENOSYS, 38).
+ * glibc's strerror texts (string/_strerror.c) for the errno values C library code sets,
+ * copied word for word so `strerror`/`perror` print what a native run prints; entry 38 is
+ * glibc's message for ENOSYS, quoted as data.
  */
 const ERRNO_TEXT: Record<number, string> = {
   0: 'Success', 1: 'Operation not permitted', 2: 'No such file or directory', 4: 'Interrupted system call',

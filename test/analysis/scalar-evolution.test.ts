@@ -170,6 +170,7 @@ describe('scalar evolution: counts of != tests with any step', () => {
   });
 });
 
+// Reason for runIf: LLVM 19's tools (clang-19, opt-19, lli-19, llvm-as-19) are the oracle here; without them these skip and the report says so.
 describe.runIf(hasLlvm())('scalar evolution', () => {
   it('prints the counts and expressions opt-19 prints on simple loops', () => {
     const src = `

@@ -98,6 +98,7 @@ describe('constant ranges', () => {
   });
 });
 
+// Reason for runIf: LLVM 19's tools (clang-19, opt-19, lli-19, llvm-as-19) are the oracle here; without them these skip and the report says so.
 describe.runIf(hasLlvm())('scalar evolution ranges and multi-exit counts against opt-19', () => {
   const src = `
 int up(int n, int *a) { int s = 0; for (int i = 0; i < n; i++) { s += i; a[i] = s; } return s; }
@@ -266,6 +267,7 @@ function instrument(ll: string): { text: string; checked: number } {
   return { text: `${out.join('\n')}\n@__viol = global i32 0\n`, checked: id };
 }
 
+// Reason for runIf: LLVM 19's tools (clang-19, opt-19, lli-19, llvm-as-19) are the oracle here; without them these skip and the report says so.
 describe.runIf(hasLlvm())('scalar evolution ranges and multi-exit counts against execution', () => {
   it('every integer value of random loops stays inside its unsigned and signed ranges', () => {
     let checked = 0;

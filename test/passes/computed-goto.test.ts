@@ -35,6 +35,7 @@ function lliOn(text: string): { out: string; code: number | null } {
   return { out: r.stdout.toString('latin1'), code: r.exitCode };
 }
 
+// Reason for runIf: LLVM 19's tools (clang-19, opt-19, lli-19, llvm-as-19) are the oracle here; without them these skip and the report says so.
 describe.runIf(hasLlvm())('computed goto through every pass (differential against lli-19)', () => {
   const programs = listPrograms(DIR);
   it('finds the programs', () => expect(programs.map((p) => p.name)).toEqual(['bytecode_vm', 'dead_labels', 'jump_table', 'state_machine']));

@@ -139,6 +139,7 @@ int main(void) { int s = 0; for (int i = 0; i < 20; i++) { *vp = i; a += b; s ^=
   ],
 ];
 
+// Reason for runIf: LLVM 19's tools (clang-19, opt-19, lli-19, llvm-as-19) are the oracle here; without them these skip and the report says so.
 describe.runIf(hasLlvm())('global-escape: programs whose globals escape keep their behaviour (lli-19)', () => {
   for (const [title, src] of ESCAPES) {
     it(title, () => {
@@ -147,6 +148,7 @@ describe.runIf(hasLlvm())('global-escape: programs whose globals escape keep the
   }
 });
 
+// Reason for runIf: LLVM 19's tools (clang-19, opt-19, lli-19, llvm-as-19) are the oracle here; without them these skip and the report says so.
 describe.runIf(hasLlvm())("global-escape: Csmith's shape against opt-19 -O2", () => {
   it('globals updated in a loop that also stores through a loaded pointer: no more instructions executed than opt-19 -O2', () => {
     const src = `#include <stdio.h>

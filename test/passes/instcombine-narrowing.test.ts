@@ -71,6 +71,7 @@ const CASES: [string, string][] = [
   ],
 ];
 
+// Reason for runIf: LLVM 19's tools (clang-19, opt-19, lli-19, llvm-as-19) are the oracle here; without them these skip and the report says so.
 describe.runIf(hasLlvm())('instcombine narrowing: as many instructions as opt-19 -passes=instcombine leaves', () => {
   for (const [title, text] of CASES) {
     it(title, () => {
@@ -183,6 +184,7 @@ function interpret(text: string): string {
   return res.stdoutBytes!.toString('latin1');
 }
 
+// Reason for runIf: LLVM 19's tools (clang-19, opt-19, lli-19, llvm-as-19) are the oracle here; without them these skip and the report says so.
 describe.runIf(hasLlvm())('instcombine narrowing keeps behaviour on random byte arithmetic (lli-19 is the oracle)', () => {
   // seeds fixed so a failure is repeatable; 60 functions × 24 inputs
   const FIRST = 41_000;
@@ -240,6 +242,7 @@ describe('known bits agree with every execution (exhaustive over i8 inputs)', ()
   }, 600_000);
 });
 
+// Reason for runIf: LLVM 19's tools (clang-19, opt-19, lli-19, llvm-as-19) are the oracle here; without them these skip and the report says so.
 describe.runIf(hasLlvm())("Csmith's CRC update: our -O2 against opt-19 -O2", () => {
   it('executes no more instructions than opt-19 -O2 on the checksum of a table of values', () => {
     const src = `#include <stdint.h>

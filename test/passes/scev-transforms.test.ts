@@ -214,6 +214,7 @@ out:
   });
 });
 
+// Reason for runIf: LLVM 19's tools (clang-19, opt-19, lli-19, llvm-as-19) are the oracle here; without them these skip and the report says so.
 describe.runIf(hasLlvm())('scalar evolution users on C, against lli-19', () => {
   const nestC = `#include <stdio.h>
 #include <stdlib.h>

@@ -59,6 +59,7 @@ function cases(): [string, string][] {
   return out;
 }
 
+// Reason for runIf: LLVM 19's tools (clang-19, opt-19, lli-19, llvm-as-19) are the oracle here; without them these skip and the report says so.
 describe.runIf(hasLlvm())('attributes: ssakit and llvm-as-19 agree', () => {
   it('every case gets the same verdict', () => {
     const differ: string[] = [];

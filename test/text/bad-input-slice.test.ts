@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { hasLlvm } from '../helpers/llvm.js';
 import { fuzzCorruptions, fuzzLL, fuzzSysY, llCorpus, syCorpus } from '../fuzz/bad-input-harness.js';
 
+// Reason for runIf: LLVM 19's tools (clang-19, opt-19, lli-19, llvm-as-19) are the oracle here; without them these skip and the report says so.
 describe.runIf(hasLlvm())('bad input (a short slice of the fuzz suite)', () => {
   it('.ll mutants: no internal error; what we accept llvm-as-19 accepts', async () => {
     const rep = await fuzzLL(llCorpus(2, 0), 24, 500, true);

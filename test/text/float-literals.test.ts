@@ -44,6 +44,7 @@ function sample(seed: number, n: number): number[] {
   return out;
 }
 
+// Reason for runIf: LLVM 19's tools (clang-19, opt-19, lli-19, llvm-as-19) are the oracle here; without them these skip and the report says so.
 describe.runIf(hasLlvm())('float literals as opt-19 prints them', () => {
   it('2000 random constants print byte-identically', () => {
     const values = sample(20261126, 2000);

@@ -99,6 +99,7 @@ describe('mangled type names (LLVM getMangledTypeStr)', () => {
   });
 });
 
+// Reason for runIf: LLVM 19's tools (clang-19, opt-19, lli-19, llvm-as-19) are the oracle here; without them these skip and the report says so.
 describe.runIf(hasLlvm())('intrinsic names agree with opt-19', () => {
   it('every intrinsic of the table, called undeclared with two instantiations', () => {
     const bases = intrinsicBases().filter((b) => b !== 'flt.rounds'); // not an LLVM 19 intrinsic (auto-upgraded when declared)
@@ -129,6 +130,7 @@ describe.runIf(hasLlvm())('intrinsic names agree with opt-19', () => {
   });
 });
 
+// Reason for skipIf: the stand-in that, when LLVM 19 is missing, reports the suite above as skipped and names what to install.
 describe.skipIf(hasLlvm())('intrinsic names agree with opt-19', () => {
   // llvm-19 is missing: the suite needs opt-19 as its oracle; this line says so
   it.skip(LLVM_MISSING, () => {});
