@@ -52,13 +52,6 @@ function derivedGlobal(c: Value): Value | null {
   return null;
 }
 
-/** Every global variable a constant mentions (through expressions and aggregates). */
-function globalsIn(c: Value, out: Set<Value>): void {
-  const all = new Set<Value>();
-  globalValuesIn(c, all);
-  for (const g of all) if (g.kind === ValueKind.GlobalVariable) out.add(g);
-}
-
 /** Whether operand `k` of `i`, a pointer into some global, keeps the address to itself; derived pointers go to `work`. */
 function useKeepsAddress(i: Instruction, k: number, work: Instruction[]): boolean {
   switch (i.op) {
@@ -86,9 +79,12 @@ function useKeepsAddress(i: Instruction, k: number, work: Instruction[]): boolea
 }
 
 function computeNonAddressTaken(m: Module): Set<GlobalVariable> {
+  // globals mentioned by initializers and constants (functions and aliases land here too; only
+  // global variables are asked about)
   const taken = new Set<Value>();
-  for (const g of m.globals) if (g.initializer !== null) globalsIn(g.initializer, taken);
-  for (const a of m.aliases) globalsIn(a.aliasee, taken);
+  const seenConstants = new Set<Value>(); // a constant walked once has put its globals in `taken`
+  for (const g of m.globals) if (g.initializer !== null) globalValuesIn(g.initializer, taken, seenConstants);
+  for (const a of m.aliases) globalValuesIn(a.aliasee, taken, seenConstants);
   // uses by instructions: direct, through constant GEPs/casts, and through instruction GEPs/casts
   const work: Instruction[] = [];
   const followed = new Set<Instruction>();
@@ -102,7 +98,7 @@ function computeNonAddressTaken(m: Module): Set<GlobalVariable> {
           const g = derivedGlobal(v);
           if (g === null) {
             // some other constant mentioning globals (ptrtoint, a vector of pointers, ...)
-            if (v.kind === ValueKind.ConstantExpr || v instanceof ConstantAggregate) globalsIn(v, taken);
+            if (v.kind === ValueKind.ConstantExpr || v instanceof ConstantAggregate) globalValuesIn(v, taken, seenConstants);
             continue;
           }
           if (taken.has(g)) continue;
