@@ -3,6 +3,7 @@ import { CallGraph } from '../../src/analysis/callgraph.js';
 import { parseModule } from '../../src/text/parser.js';
 import { stripNoinline } from '../helpers/noinline.js';
 import { opt, sameResults, stat } from './cfg-helpers.js';
+import { EVEN_ODD } from './ipo-helpers.js';
 
 describe('inline', () => {
   it('inlines a small callee: the caller gets the merged body, the internal callee is deleted', () => {
@@ -101,26 +102,7 @@ rec:
   %p = mul i32 %n, %r
   ret i32 %p
 }
-define i32 @even(i32 %n) {
-  %z = icmp eq i32 %n, 0
-  br i1 %z, label %t, label %f
-t:
-  ret i32 1
-f:
-  %m = sub i32 %n, 1
-  %r = call i32 @odd(i32 %m)
-  ret i32 %r
-}
-define i32 @odd(i32 %n) {
-  %z = icmp eq i32 %n, 0
-  br i1 %z, label %t, label %f
-t:
-  ret i32 0
-f:
-  %m = sub i32 %n, 1
-  %r = call i32 @even(i32 %m)
-  ret i32 %r
-}
+${EVEN_ODD}
 define i32 @main() {
   %a = call i32 @fact(i32 5)
   %b = call i32 @even(i32 7)

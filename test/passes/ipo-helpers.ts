@@ -10,6 +10,28 @@ import { parseModule } from '../../src/text/parser.js';
 import { CACHE_DIR, hasLlvm, llvmAsError, LLI, runTool } from '../helpers/llvm.js';
 import { opt } from './cfg-helpers.js';
 
+/** Two mutually recursive functions (neither calls itself): `even(n)` is 1 when n is even. */
+export const EVEN_ODD = `define i32 @even(i32 %n) {
+  %z = icmp eq i32 %n, 0
+  br i1 %z, label %t, label %f
+t:
+  ret i32 1
+f:
+  %m = sub i32 %n, 1
+  %r = call i32 @odd(i32 %m)
+  ret i32 %r
+}
+define i32 @odd(i32 %n) {
+  %z = icmp eq i32 %n, 0
+  br i1 %z, label %t, label %f
+t:
+  ret i32 0
+f:
+  %m = sub i32 %n, 1
+  %r = call i32 @even(i32 %m)
+  ret i32 %r
+}`;
+
 /** Runs main of the IR before and after `pipeline` in our interpreter and in lli-19: all four must agree. */
 export function sameBehaviour(ir: string, pipeline: string, stdin = ''): string {
   const after = opt(ir, pipeline);

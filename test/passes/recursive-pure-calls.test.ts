@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OPT, hasLlvm, llvmAsError, runLli, runTool } from '../helpers/llvm.js';
 import { opt } from './cfg-helpers.js';
+import { EVEN_ODD } from './ipo-helpers.js';
 
 // fft0's modular product: recursive, touches no memory, not willreturn
 const PURE_REC = `
@@ -106,26 +107,7 @@ describe('calls of a pure recursive function', () => {
 
   it('a callee that is only mutually recursive (no direct self-call) is still inlined', () => {
     const ir = `
-define i32 @even(i32 %n) {
-  %z = icmp eq i32 %n, 0
-  br i1 %z, label %t, label %f
-t:
-  ret i32 1
-f:
-  %m = sub i32 %n, 1
-  %r = call i32 @odd(i32 %m)
-  ret i32 %r
-}
-define i32 @odd(i32 %n) {
-  %z = icmp eq i32 %n, 0
-  br i1 %z, label %t, label %f
-t:
-  ret i32 0
-f:
-  %m = sub i32 %n, 1
-  %r = call i32 @even(i32 %m)
-  ret i32 %r
-}
+${EVEN_ODD}
 define i32 @main() {
   %a = call i32 @even(i32 7)
   ret i32 %a
