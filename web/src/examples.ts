@@ -24,7 +24,7 @@ const META: [id: string, path: string, title: string, pipeline: string, stdin?: 
   ['hello', '../../examples/hello.ll', 'examples/hello.ll: clang -O0 output', 'default<O2>', ''],
   ['chk', '../../test/analysis/fixtures/textbook.ll', 'Cooper–Torczon B0–B8: dominators and frontiers', 'default<O0>'],
   ['cytron', '../../test/analysis/fixtures/cytron.ll', "Cytron et al.'s 12-node CFG (Figure 5)", 'default<O0>'],
-  ['braun-while', '../examples/braun-while.sy', 'Braun et al.: the while loop (unsealed header)', 'default<O1>', '5\n'],
+  ['braun-while', '../examples/braun-while.sy', 'Braun et al.: the while loop (unsealed header)', 'default<O1>', '5\n', 'braun'],
   ['braun-redundant', '../examples/braun-redundant.sy', 'Braun et al.: an SCC of redundant phis', 'mem2reg-braun<no-scc>,redundant-phis', '3\n', 'alloca'],
   ['braun-copies', '../examples/braun-copies.sy', 'Braun et al.: phis of copies only', 'mem2reg-braun<no-scc>,redundant-phis', '7\n', 'alloca'],
   ['lost-copy', '../examples/lost-copy.ll', 'Briggs et al.: the lost-copy problem', 'out-of-ssa'],
