@@ -19,14 +19,14 @@ export interface Example {
   stdin?: string;
 }
 
-const META: [id: string, path: string, title: string, pipeline: string, stdin?: string][] = [
+const META: [id: string, path: string, title: string, pipeline: string, stdin?: string, ssa?: 'braun' | 'alloca'][] = [
   ['sort', '../../examples/sort.sy', 'examples/sort.sy: quicksort with I/O', 'default<O2>', undefined],
   ['hello', '../../examples/hello.ll', 'examples/hello.ll: clang -O0 output', 'default<O2>', ''],
   ['chk', '../../test/analysis/fixtures/textbook.ll', 'Cooper–Torczon B0–B8: dominators and frontiers', 'default<O0>'],
   ['cytron', '../../test/analysis/fixtures/cytron.ll', "Cytron et al.'s 12-node CFG (Figure 5)", 'default<O0>'],
-  ['braun-while', '../examples/braun-while.sy', 'Braun et al.: the while loop (unsealed header)', 'default<O1>', '5\n'],
-  ['braun-redundant', '../examples/braun-redundant.sy', 'Braun et al.: an SCC of redundant phis', 'redundant-phis,instsimplify', '3\n'],
-  ['braun-copies', '../examples/braun-copies.sy', 'Braun et al.: phis of copies only', 'redundant-phis', '7\n'],
+  ['braun-while', '../examples/braun-while.sy', 'Braun et al.: the while loop (unsealed header)', 'default<O1>', '5\n', 'braun'],
+  ['braun-redundant', '../examples/braun-redundant.sy', 'Braun et al.: an SCC of redundant phis', 'mem2reg-braun<no-scc>,redundant-phis', '3\n', 'alloca'],
+  ['braun-copies', '../examples/braun-copies.sy', 'Braun et al.: phis of copies only', 'mem2reg-braun<no-scc>,redundant-phis', '7\n', 'alloca'],
   ['lost-copy', '../examples/lost-copy.ll', 'Briggs et al.: the lost-copy problem', 'out-of-ssa'],
   ['swap', '../examples/swap.ll', 'Briggs et al.: the swap problem', 'out-of-ssa'],
   ['sccp', '../examples/sccp.sy', 'SCCP: the classic example (Wegman–Zadeck, Hack)', 'mem2reg,sccp,simplifycfg', ''],
@@ -37,12 +37,13 @@ const META: [id: string, path: string, title: string, pipeline: string, stdin?: 
 
 const SORT_IN = files['../../examples/sort.in'];
 
-export const EXAMPLES: Example[] = META.filter(([, path]) => files[path] !== undefined).map(([id, path, title, pipeline, stdin]) => ({
+export const EXAMPLES: Example[] = META.filter(([, path]) => files[path] !== undefined).map(([id, path, title, pipeline, stdin, ssa]) => ({
   id,
   title,
   lang: path.endsWith('.ll') ? 'llvm' : 'sysy',
   source: files[path],
   pipeline,
+  ...(ssa !== undefined ? { ssa } : {}),
   stdin: stdin ?? (id === 'sort' ? SORT_IN : ''),
 }));
 

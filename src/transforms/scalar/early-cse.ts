@@ -116,6 +116,9 @@ function memKey(p: Value, i: Instruction): number | string {
 interface MemEntry {
   value: Value;
   gen: number;
+  /** Objects mode, an identified object's location: the clobber count and the object's write count then. */
+  clob?: number;
+  obj?: number;
   /** The value is a load's own (LLVM combines the metadata of the two loads then). */
   isLoad?: boolean;
 }
@@ -162,14 +165,46 @@ export class CSEBlockProcessor {
   stats: CSEStats = { deleted: 0, simplified: 0, cse: 0, loads: 0, stores: 0 };
   private genCounter = 0;
   readonly tables = new ScopedTables();
+  /** Objects mode: writes other than plain stores to identified objects, and per object its stores. */
+  private clobbers = 0;
+  private readonly objWrites = new Map<Value, number>();
 
   constructor(
     private readonly dominatesPhi: ((v: Value, bb: BasicBlock) => boolean) | undefined,
     private readonly trace: ((line: string) => void) | null,
+    /**
+     * Objects mode (lvn): a plain store to an identified object — a global variable or an
+     * alloca, addressed directly — cannot change another identified object, so loads of
+     * those stay known across it; any other write still ends everything.
+     */
+    private readonly objects = false,
   ) {}
 
   newGeneration(): number {
+    this.clobbers++;
     return ++this.genCounter;
+  }
+
+  /** Objects mode: `p` is an identified object (distinct ones never overlap). */
+  private identified(p: Value): boolean {
+    return this.objects && (p.kind === ValueKind.GlobalVariable || (p.kind === ValueKind.Instruction && (p as Instruction).op === Opcode.Alloca));
+  }
+
+  /** Whether table entry `e` for pointer `p` still holds at generation `gen`. */
+  private current(e: MemEntry | undefined, p: Value, gen: number): e is MemEntry {
+    if (e === undefined) return false;
+    if (e.obj !== undefined) return e.clob === this.clobbers && e.obj === (this.objWrites.get(p) ?? 0);
+    return e.gen === gen;
+  }
+
+  /** A memory entry for pointer `p` made at generation `gen`. */
+  private entry(p: Value, value: Value, gen: number, isLoad?: boolean): MemEntry {
+    const e: MemEntry = isLoad === true ? { value, gen, isLoad } : { value, gen };
+    if (this.identified(p)) {
+      e.clob = this.clobbers;
+      e.obj = this.objWrites.get(p) ?? 0;
+    }
+    return e;
   }
 
   run(bb: BasicBlock, gen: number): number {
@@ -207,27 +242,32 @@ export class CSEBlockProcessor {
       if (op === Opcode.Load && plain) {
         const key = memKey(i.ops[0].value, i);
         const e = t.mem.get(key);
-        if (e !== undefined && e.gen === gen) {
+        if (this.current(e, i.ops[0].value, gen)) {
           this.trace?.(`load ${describe(i)} → ${describe(e.value)}`);
           if (e.isLoad === true) combineMetadataForCSE(e.value as Instruction, i, false);
           this.replace(i, e.value);
           this.stats.loads++;
-        } else t.setMem(key, { value: i, gen, isLoad: true });
+        } else t.setMem(key, this.entry(i.ops[0].value, i, gen, true));
         i = next;
         continue;
       }
       if (op === Opcode.Store && plain) {
-        const key = memKey(i.ops[1].value, i);
+        const p = i.ops[1].value;
+        const key = memKey(p, i);
         const e = t.mem.get(key);
-        if (e !== undefined && e.gen === gen && e.value === i.ops[0].value) {
+        if (this.current(e, p, gen) && e.value === i.ops[0].value) {
           this.trace?.(`store ${describe(i)} is redundant`);
           i.eraseFromParent();
           this.stats.stores++;
           i = next;
           continue;
         }
-        gen = this.newGeneration();
-        t.setMem(key, { value: i.ops[0].value, gen });
+        if (this.identified(p)) {
+          // other objects' entries stay; everything that may point into p does not
+          gen = ++this.genCounter;
+          this.objWrites.set(p, (this.objWrites.get(p) ?? 0) + 1);
+        } else gen = this.newGeneration();
+        t.setMem(key, this.entry(p, i.ops[0].value, gen));
         i = next;
         continue;
       }

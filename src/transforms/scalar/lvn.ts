@@ -4,12 +4,15 @@
  * §8.4.1). Inside one block, an instruction whose opcode and operand value numbers were
  * seen before gets the earlier value; loads of a pointer already loaded or stored in the
  * block, with no possible write in between, are reused; simple identities are folded.
+ * Memory is told apart as the course's DAG example needs: a store to one global variable
+ * or alloca (addressed directly) leaves what is known of the others (distinct objects
+ * never overlap); a store through any other pointer, or a call, forgets everything.
  *
  * In SSA form a value's number is the value itself (after earlier replacements), so the
  * table maps (opcode, type, flags, operands) → the first instruction computing it; the
  * hash key and memory "generations" are those of early-cse.ts, restricted to one block:
  * the tables start empty at every block. It exists for teaching and comparison (run with
- * --debug-pass to see every decision); early-cse and gvn do strictly more.
+ * --debug-pass to see every decision); gvn does more (across blocks, and phis).
  */
 import type { Function } from '../../ir/function.js';
 import { CSEBlockProcessor } from './early-cse.js';
@@ -17,7 +20,7 @@ import type { PassContext } from '../../pm/pass.js';
 import { definePass, reportStats } from '../../pm/define-pass.js';
 
 export function localValueNumbering(fn: Function, ctx: PassContext): number {
-  const proc = new CSEBlockProcessor(undefined, ctx.trace);
+  const proc = new CSEBlockProcessor(undefined, ctx.trace, true);
   for (let b = fn.firstBlock; b !== null; b = b.next) {
     ctx.trace?.(`lvn: block %${b.name || b.id}`);
     const mark = proc.tables.mark();

@@ -38,7 +38,7 @@ export function traceBraunEvents(fn: Function, lookup: 'phi-first' | 'marker' = 
     tracer: bt,
     lookup,
     sccTracer: (g) => {
-      t.step('scc', 'Algorithm 5: redundant phi SCCs among the phis left (for irreducible control flow)');
+      t.step('scc', 'Algorithm 5: redundant phi SCCs among the phis left (left on irreducible control flow, and by variables that are only copied)');
       return new RedundantPhiTracer(t, g, (v) => bt.labelOf(v));
     },
   });

@@ -2,7 +2,8 @@
  * The trace of Braun et al.'s Algorithm 5 (CC 2013, §3.2; phi-webs.ts): the SCCs of
  * the phi graph in topological order (operands first), for each its outer operands — one
  * means the whole SCC equals it and is replaced — and, with several, the inner phis (all
- * operands in the SCC) among which the algorithm looks again for a redundant sub-SCC.
+ * operands in the SCC) among which the algorithm looks again for a redundant sub-SCC —
+ * unless the dominator cut shows none of them can be redundant.
  * Only called when tracing; transforms/ssa/redundant-phis-trace.ts drives it on a copy.
  */
 import type { Function } from '../../ir/function.js';
@@ -71,6 +72,17 @@ export class RedundantPhiTracer {
       { scc: scc.map((p) => this.v(p)), outer, inner: inner.map((p) => this.v(p)) },
     );
     this.sccs(inner, sub, depth);
+  }
+
+  /** Several outer operands, inner phis, but none a candidate (phi-webs.ts): no descent. */
+  cut(scc: readonly Instruction[], inner: readonly Instruction[], depth: number): void {
+    const outer = this.outer(scc);
+    this.t.step(
+      'keep',
+      `${'  '.repeat(depth)}SCC {${scc.map((p) => this.v(p)).join(', ')}}: outer operands {${outer.join(', ')}} (several); no inner phi of {${inner.map((p) => this.v(p)).join(', ')}} has all its ways out through one phi (dominators), so no part can be redundant: kept without looking inside`,
+      this.blocks(scc),
+      { scc: scc.map((p) => this.v(p)), outer, inner: inner.map((p) => this.v(p)), cut: true },
+    );
   }
 
   keep(scc: readonly Instruction[], inner: readonly Instruction[], depth: number): void {
