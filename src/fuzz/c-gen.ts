@@ -240,12 +240,10 @@ class CGen extends CExprGen {
     this.block(this.stmtCount());
     if (r.chance(0.5)) {
       if (r.chance(0.3) && this.ctx.depth + 1 < this.o.maxDepth) {
-        this.close(`} else if (${this.cond(this.o.maxExprDepth - 1)}) {`);
-        this.ind += '  ';
+        this.reopen(`} else if (${this.cond(this.o.maxExprDepth - 1)}) {`);
         this.block(this.stmtCount());
       }
-      this.close('} else {');
-      this.ind += '  ';
+      this.reopen('} else {');
       this.block(this.stmtCount());
     }
     this.close();

@@ -92,6 +92,8 @@ export abstract class ProgramGen<V extends GenVar, F extends GenFn<V>, C extends
   protected line(s: string): void { this.out.push(this.ind + s); }
   protected open(s: string): void { this.line(s); this.ind += '  '; }
   protected close(s = '}'): void { this.ind = this.ind.slice(2); this.line(s); }
+  /** Closes a brace and opens the next (`} else {`). */
+  protected reopen(s: string): void { this.close(s); this.ind += '  '; }
   protected fresh(prefix: string): string { return `${prefix}${this.uniq++}`; }
 
   // ---- scopes ----

@@ -130,8 +130,7 @@ class SysYGen extends SysYExprGen {
     this.open(`if (${this.cond(this.o.maxExprDepth)}) {`);
     this.block(this.stmtCount());
     if (this.rng.chance(0.5)) {
-      this.close('} else {');
-      this.ind += '  ';
+      this.reopen('} else {');
       this.block(this.stmtCount());
     }
     this.close();
