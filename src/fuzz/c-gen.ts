@@ -240,12 +240,10 @@ class CGen extends CExprGen {
     this.block(this.stmtCount());
     if (r.chance(0.5)) {
       if (r.chance(0.3) && this.ctx.depth + 1 < this.o.maxDepth) {
-        this.close(`} else if (${this.cond(this.o.maxExprDepth - 1)}) {`);
-        this.ind += '  ';
+        this.reopen(`} else if (${this.cond(this.o.maxExprDepth - 1)}) {`);
         this.block(this.stmtCount());
       }
-      this.close('} else {');
-      this.ind += '  ';
+      this.reopen('} else {');
       this.block(this.stmtCount());
     }
     this.close();
@@ -384,76 +382,78 @@ class CGen extends CExprGen {
     return true;
   }
 
-  protected stmt(): void {
+  protected stmtWeights(canNest: boolean): number[] {
+    const c = this.ctx;
+    return [
+      22, // 0 assign scalar
+      10, // 1 assign array/ptr element
+      c.noDeclTop ? 0 : 10, // 2 declaration
+      canNest ? 10 : 0, // 3 if
+      canNest ? 9 : 0, // 4 loop
+      canNest && this.o.switches ? 4 : 0, // 5 switch
+      canNest && this.o.gotos ? 2 : 0, // 6 goto
+      c.breakable ? 4 : 0, // 7 break / continue
+      6, // 8 call
+      !c.pure && c.mult <= 4 ? 3 : 0, // 9 printf
+      c.fn && c.depth > 1 ? 1 : 0, // 10 early return
+      this.structs.length ? 3 : 0, // 11 struct assignment
+      canNest && this.o.computedGotos ? 3 : 0, // 12 computed goto (last: a zero weight leaves other seeds' programs unchanged)
+    ];
+  }
+
+  protected tryStmt(k: number): boolean {
     const r = this.rng;
     const c = this.ctx;
-    c.cost += c.mult;
-    const canNest = c.depth < this.o.maxDepth;
-    for (let attempt = 0; attempt < 6; attempt++) {
-      const k = r.weighted([
-        22, // 0 assign scalar
-        10, // 1 assign array/ptr element
-        c.noDeclTop ? 0 : 10, // 2 declaration
-        canNest ? 10 : 0, // 3 if
-        canNest ? 9 : 0, // 4 loop
-        canNest && this.o.switches ? 4 : 0, // 5 switch
-        canNest && this.o.gotos ? 2 : 0, // 6 goto
-        c.breakable ? 4 : 0, // 7 break / continue
-        6, // 8 call
-        !c.pure && c.mult <= 4 ? 3 : 0, // 9 printf
-        c.fn && c.depth > 1 ? 1 : 0, // 10 early return
-        this.structs.length ? 3 : 0, // 11 struct assignment
-        canNest && this.o.computedGotos ? 3 : 0, // 12 computed goto (last: a zero weight leaves other seeds' programs unchanged)
-      ]);
-      switch (k) {
-        case 0: {
-          const vs = this.visible((v) => v.kind === VK.Scalar && this.writable(v));
-          if (!vs.length) continue;
-          this.assignScalar(r.pick(vs));
-          return;
-        }
-        case 1: {
-          const as = this.visible((v) => (v.kind === VK.Array || v.kind === VK.Ptr) && this.writable(v));
-          if (!as.length) continue;
-          const a = r.pick(as);
-          const lv = a.kind === VK.Ptr && r.chance(0.3) ? `*(${a.name} + ${r.below(a.len)})` : `${a.name}[${this.index(a.len, 2)}]`;
-          this.assignLvalue(lv, a.ty);
-          return;
-        }
-        case 2: this.declLocal(); return;
-        case 3: this.ifStmt(); return;
-        case 4: if (this.loop()) return; continue;
-        case 5: this.switchStmt(); return;
-        case 6: if (this.gotoStmt()) return; continue;
-        case 7: {
-          const what = c.loopDepth && r.chance(0.5) ? 'continue' : 'break';
-          if (what === 'continue' && !c.loopDepth) continue;
-          this.line(`if (${this.cond(2)}) ${what};`);
-          return;
-        }
-        case 8: if (this.callStmt()) return; continue;
-        case 9: this.printStmt(); return;
-        case 10: {
-          const f = c.fn!;
-          this.line(`if (${this.cond(2)}) return ${this.castTo(f.ret, ULONG, `(acc + (unsigned long)(${this.expr(f.ret, 2)}))`)};`);
-          return;
-        }
-        case 11: {
-          const ss = this.visible((v) => (v.kind === VK.Struct || v.kind === VK.StructArray) && this.writable(v));
-          if (!ss.length) continue;
-          const s = r.pick(ss);
-          const base = s.kind === VK.Struct ? s.name : `${s.name}[${this.index(s.len, 2)}]`;
-          const same = this.visible((v) => v.kind === VK.Struct && v.sdef === s.sdef && v !== s);
-          if (same.length && r.chance(0.3)) { this.line(`${base} = ${r.pick(same).name};`); return; }
-          const f = r.pick(s.sdef!.fields);
-          this.assignLvalue(`${base}.${f.name}`, f.ty);
-          return;
-        }
-        case 12: if (this.computedGotoStmt()) return; continue;
-        default: continue;
+    switch (k) {
+      case 0: {
+        const vs = this.visible((v) => v.kind === VK.Scalar && this.writable(v));
+        if (!vs.length) return false;
+        this.assignScalar(r.pick(vs));
+        return true;
       }
+      case 1: {
+        const as = this.visible((v) => (v.kind === VK.Array || v.kind === VK.Ptr) && this.writable(v));
+        if (!as.length) return false;
+        const a = r.pick(as);
+        const lv = a.kind === VK.Ptr && r.chance(0.3) ? `*(${a.name} + ${r.below(a.len)})` : `${a.name}[${this.index(a.len, 2)}]`;
+        this.assignLvalue(lv, a.ty);
+        return true;
+      }
+      case 2: this.declLocal(); return true;
+      case 3: this.ifStmt(); return true;
+      case 4: if (this.loop()) return true; return false;
+      case 5: this.switchStmt(); return true;
+      case 6: if (this.gotoStmt()) return true; return false;
+      case 7: {
+        const what = c.loopDepth && r.chance(0.5) ? 'continue' : 'break';
+        if (what === 'continue' && !c.loopDepth) return false;
+        this.line(`if (${this.cond(2)}) ${what};`);
+        return true;
+      }
+      case 8: if (this.callStmt()) return true; return false;
+      case 9: this.printStmt(); return true;
+      case 10: {
+        const f = c.fn!;
+        this.line(`if (${this.cond(2)}) return ${this.castTo(f.ret, ULONG, `(acc + (unsigned long)(${this.expr(f.ret, 2)}))`)};`);
+        return true;
+      }
+      case 11: {
+        const ss = this.visible((v) => (v.kind === VK.Struct || v.kind === VK.StructArray) && this.writable(v));
+        if (!ss.length) return false;
+        const s = r.pick(ss);
+        const base = s.kind === VK.Struct ? s.name : `${s.name}[${this.index(s.len, 2)}]`;
+        const same = this.visible((v) => v.kind === VK.Struct && v.sdef === s.sdef && v !== s);
+        if (same.length && r.chance(0.3)) { this.line(`${base} = ${r.pick(same).name};`); return true; }
+        const f = r.pick(s.sdef!.fields);
+        this.assignLvalue(`${base}.${f.name}`, f.ty);
+        return true;
+      }
+      case 12: if (this.computedGotoStmt()) return true; return false;
+      default: return false;
     }
-    // Fallback that always works: fold something into the checksum.
+  }
+
+  protected fallbackStmt(): void {
     this.line(`acc ^= (unsigned long)(${this.expr(ULONG, 2)});`);
   }
 

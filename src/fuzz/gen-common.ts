@@ -92,6 +92,8 @@ export abstract class ProgramGen<V extends GenVar, F extends GenFn<V>, C extends
   protected line(s: string): void { this.out.push(this.ind + s); }
   protected open(s: string): void { this.line(s); this.ind += '  '; }
   protected close(s = '}'): void { this.ind = this.ind.slice(2); this.line(s); }
+  /** Closes a brace and opens the next (`} else {`). */
+  protected reopen(s: string): void { this.close(s); this.ind += '  '; }
   protected fresh(prefix: string): string { return `${prefix}${this.uniq++}`; }
 
   // ---- scopes ----
@@ -111,10 +113,24 @@ export abstract class ProgramGen<V extends GenVar, F extends GenFn<V>, C extends
 
   /** Folds `v` into the function's checksum `acc`. */
   protected abstract mixVar(v: V): void;
-  protected abstract stmt(): void;
+  /** The weight of each kind of statement here (an index of it is what tryStmt gets). */
+  protected abstract stmtWeights(canNest: boolean): number[];
+  /** Emits a statement of kind `k`; false when none fits here (another kind is drawn). */
+  protected abstract tryStmt(k: number): boolean;
+  /** A statement that always fits: folds an expression into the checksum. */
+  protected abstract fallbackStmt(): void;
   protected abstract genGlobals(): void;
   protected abstract genFunction(index: number): void;
   protected abstract genMain(): void;
+
+  /** One statement: up to six draws of a kind, then the fallback. */
+  protected stmt(): void {
+    const c = this.ctx;
+    c.cost += c.mult;
+    const canNest = c.depth < this.o.maxDepth;
+    for (let attempt = 0; attempt < 6; attempt++) if (this.tryStmt(this.rng.weighted(this.stmtWeights(canNest)))) return;
+    this.fallbackStmt();
+  }
 
   /** A braced block's statements (the caller emitted the `{`), while the budget lasts. */
   protected block(n: number): void {

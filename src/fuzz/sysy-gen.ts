@@ -130,8 +130,7 @@ class SysYGen extends SysYExprGen {
     this.open(`if (${this.cond(this.o.maxExprDepth)}) {`);
     this.block(this.stmtCount());
     if (this.rng.chance(0.5)) {
-      this.close('} else {');
-      this.ind += '  ';
+      this.reopen('} else {');
       this.block(this.stmtCount());
     }
     this.close();
@@ -182,53 +181,56 @@ class SysYGen extends SysYExprGen {
     return true;
   }
 
-  protected stmt(): void {
+  protected stmtWeights(canNest: boolean): number[] {
+    const c = this.ctx;
+    return [
+      24, // 0 scalar assignment
+      12, // 1 element assignment
+      10, // 2 declaration
+      canNest ? 10 : 0, // 3 if
+      canNest ? 9 : 0, // 4 while
+      c.loopDepth ? 4 : 0, // 5 break / continue
+      6, // 6 call
+      !c.pure && c.mult <= 4 ? 3 : 0, // 7 output
+      c.fn && c.depth > 1 ? 1 : 0, // 8 early return
+    ];
+  }
+
+  protected tryStmt(k: number): boolean {
     const r = this.rng;
     const c = this.ctx;
-    c.cost += c.mult;
-    const canNest = c.depth < this.o.maxDepth;
-    for (let attempt = 0; attempt < 6; attempt++) {
-      const k = r.weighted([
-        24, // 0 scalar assignment
-        12, // 1 element assignment
-        10, // 2 declaration
-        canNest ? 10 : 0, // 3 if
-        canNest ? 9 : 0, // 4 while
-        c.loopDepth ? 4 : 0, // 5 break / continue
-        6, // 6 call
-        !c.pure && c.mult <= 4 ? 3 : 0, // 7 output
-        c.fn && c.depth > 1 ? 1 : 0, // 8 early return
-      ]);
-      switch (k) {
-        case 0: {
-          const vs = this.visible((v) => v.dims.length === 0 && this.writable(v));
-          if (!vs.length) continue;
-          const v = r.pick(vs);
-          this.line(`${v.name} = ${this.storable(v.ty, this.o.maxExprDepth)};`);
-          return;
-        }
-        case 1: {
-          const as = this.visible((v) => v.dims.length > 0 && this.writable(v));
-          if (!as.length) continue;
-          const a = r.pick(as);
-          this.line(`${this.elem(a)} = ${this.storable(a.ty, this.o.maxExprDepth)};`);
-          return;
-        }
-        case 2: this.declLocal(); return;
-        case 3: this.ifStmt(); return;
-        case 4: if (this.whileStmt()) return; continue;
-        case 5: this.line(`if (${this.cond(2)}) ${r.chance(0.5) ? 'break' : 'continue'};`); return;
-        case 6: if (this.callStmt()) return; continue;
-        case 7: this.printStmt(); return;
-        case 8: {
-          const f = c.fn!;
-          if (f.ret === 'void') this.line(`if (${this.cond(2)}) return;`);
-          else this.line(`if (${this.cond(2)}) return ${this.storable(f.ret, 2, false)};`);
-          return;
-        }
-        default: continue;
+    switch (k) {
+      case 0: {
+        const vs = this.visible((v) => v.dims.length === 0 && this.writable(v));
+        if (!vs.length) return false;
+        const v = r.pick(vs);
+        this.line(`${v.name} = ${this.storable(v.ty, this.o.maxExprDepth)};`);
+        return true;
       }
+      case 1: {
+        const as = this.visible((v) => v.dims.length > 0 && this.writable(v));
+        if (!as.length) return false;
+        const a = r.pick(as);
+        this.line(`${this.elem(a)} = ${this.storable(a.ty, this.o.maxExprDepth)};`);
+        return true;
+      }
+      case 2: this.declLocal(); return true;
+      case 3: this.ifStmt(); return true;
+      case 4: if (this.whileStmt()) return true; return false;
+      case 5: this.line(`if (${this.cond(2)}) ${r.chance(0.5) ? 'break' : 'continue'};`); return true;
+      case 6: if (this.callStmt()) return true; return false;
+      case 7: this.printStmt(); return true;
+      case 8: {
+        const f = c.fn!;
+        if (f.ret === 'void') this.line(`if (${this.cond(2)}) return;`);
+        else this.line(`if (${this.cond(2)}) return ${this.storable(f.ret, 2, false)};`);
+        return true;
+      }
+      default: return false;
     }
+  }
+
+  protected fallbackStmt(): void {
     this.line(`acc = (acc + ${this.reduce(this.intExpr(2), B).s}) % ${MOD};`);
   }
 

@@ -14,6 +14,7 @@ import { mangledIntrinsicName, mangledTypeName } from '../../src/ir/intrinsic-ma
 import { Opcode } from '../../src/ir/opcodes.js';
 import { parseModule } from '../../src/text/parser.js';
 import { arrayType, i32, ptrType, structType, vectorType, floatType, functionType, voidType } from '../../src/ir/types.js';
+import { bindVariables, instantiate } from '../helpers/intrinsic-types.js';
 import { hasLlvm, LLVM_MISSING, OPT, runTool } from '../helpers/llvm.js';
 
 /** Concrete types for variable constraints, per instantiation. */
@@ -22,48 +23,15 @@ const PICKS: Record<string, string>[] = [
   { int: 'i16', fp: 'float', any: '{ i32, [2 x i8] }', ivec: '<8 x i16>', fvec: '<2 x double>', ptr: 'ptr addrspace(1)', B: 'i32' },
 ];
 
-function splitTop(s: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of s) {
-    if (ch === ',' && depth === 0) {
-      out.push(cur);
-      cur = '';
-      continue;
-    }
-    if (ch === '{') depth++;
-    if (ch === '}') depth--;
-    cur += ch;
-  }
-  if (cur !== '') out.push(cur);
-  return out;
-}
-
 /** One function calling `llvm.<base>` (undeclared) with instantiation `pick`. */
 function callFunction(base: string, k: number, pick: Record<string, string>): string {
   const sig = intrinsicSignature('llvm.' + base)!;
   const text = sig.text;
-  const open = text.lastIndexOf('(');
-  const vars: Record<string, string> = {};
-  for (const m of text.matchAll(/([A-Z]):(int|fp|any|ivec|fvec|ptr)/g)) vars[m[1]] = m[1] === 'B' && m[2] === 'int' ? pick.B : pick[m[2]];
-  vars.B ??= 'i32';
+  const vars = bindVariables(text, pick, pick.B!);
   if (base === 'ptrmask') vars.B = 'i64'; // the index width
   // ssakit types every global `ptr`, whatever its address space (a known gap, issue 19's report)
   if (base === 'threadlocal.address') vars.P = 'ptr';
-  const ty = (p: string): string => {
-    p = p.replace(/[!*]$/, '');
-    if (p.startsWith('{')) return '{ ' + splitTop(p.slice(1, -1)).map(ty).join(', ') + ' }';
-    const m = /^([A-Z])(?::\w+)?(~i1|\.e)?$/.exec(p);
-    if (m === null) return p;
-    const v = vars[m[1]];
-    if (m[2] === '.e') return v.replace(/^<\d+ x (.*)>$/, '$1');
-    if (m[2] === '~i1') return v.startsWith('<') ? v.replace(/x .*>$/, 'x i1>') : 'i1';
-    return v;
-  };
-  const raw = splitTop(text.slice(open + 1, -1));
-  const params = raw.map(ty);
-  const ret = ty(text.slice(0, open));
+  const { ret, params, raw } = instantiate(text, vars);
   const args: string[] = [];
   const vals = params.map((t, j) => {
     if (t === 'metadata') return 'metadata !0';

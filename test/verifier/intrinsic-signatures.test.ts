@@ -10,43 +10,16 @@ import { intrinsicBases, intrinsicSignature } from '../../src/ir/intrinsic-signa
 import { verifyModule } from '../../src/analysis/verifier.js';
 import { parseModule } from '../../src/text/parser.js';
 import { SourceError } from '../../src/util/diagnostic.js';
+import { bindVariables, instantiate } from '../helpers/intrinsic-types.js';
 import { hasLlvm, LLVM_MISSING, runTool, LLVM_AS } from '../helpers/llvm.js';
 
 /** Concrete types for the table's notation: one instantiation per overloaded variable. */
 function concrete(sigText: string): { ret: string; params: string[]; imm: Set<number> } {
-  const open = sigText.lastIndexOf('(');
-  const vars: Record<string, string> = {};
-  const pick = (c: string): string => ({ int: 'i32', fp: 'double', any: 'i32', ivec: '<4 x i32>', fvec: '<4 x float>', ptr: 'ptr' })[c]!;
-  for (const m of sigText.matchAll(/([A-Z]):(int|fp|any|ivec|fvec|ptr)/g)) vars[m[1]] = m[1] === 'B' && m[2] === 'int' ? 'i64' : pick(m[2]);
-  vars.B ??= 'i32'; // frexp's exponent
-  const ty = (p: string): string => {
-    p = p.replace(/[!*]$/, '');
-    if (p.startsWith('{')) return '{ ' + p.slice(1, -1).split(',').map(ty).join(', ') + ' }';
-    const m = /^([A-Z])(?::\w+)?(~i1|\.e)?$/.exec(p);
-    if (m === null) return p;
-    const v = vars[m[1]];
-    if (m[2] === '.e') return v.replace(/^<\d+ x (.*)>$/, '$1');
-    if (m[2] === '~i1') return v.startsWith('<') ? v.replace(/x .*>$/, 'x i1>') : 'i1';
-    return v;
-  };
-  const inner = sigText.slice(open + 1, -1);
-  const raw: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of inner) {
-    if (ch === ',' && depth === 0) {
-      raw.push(cur);
-      cur = '';
-      continue;
-    }
-    if (ch === '{') depth++;
-    if (ch === '}') depth--;
-    cur += ch;
-  }
-  if (cur !== '') raw.push(cur);
+  const vars = bindVariables(sigText, { int: 'i32', fp: 'double', any: 'i32', ivec: '<4 x i32>', fvec: '<4 x float>', ptr: 'ptr' }, 'i64');
+  const { ret, params, raw } = instantiate(sigText, vars);
   const imm = new Set<number>();
   raw.forEach((p, k) => p.endsWith('!') && imm.add(k));
-  return { ret: ty(sigText.slice(0, open)), params: raw.map(ty), imm };
+  return { ret, params, imm };
 }
 
 function valueOf(t: string, k: number, imm: boolean, name: string): string {
