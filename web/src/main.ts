@@ -5,13 +5,13 @@
  */
 import { EditorView, basicSetup } from 'codemirror';
 import { Compartment, EditorState, type Extension } from '@codemirror/state';
-import { cpp } from '@codemirror/lang-cpp';
-import { MergeView } from '@codemirror/merge';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { llvmIR } from './llvm-lang.js';
+import { sysy } from './sysy-lang.js';
 import { EXAMPLES, DEFAULT_EXAMPLE, type Example } from './examples.js';
 import { decodeState, encodeState, type ShareState } from './share.js';
 import { GraphLayout, LayoutCancelled } from './graphs.js';
+import { DiffView } from './diff-view.js';
 import type { Algorithm, CompileReply, Envelope, GraphKind, GraphReply, Lang, PassListReply, Reply, Request, RunReply, RunSide, SsaMode, StepReply, StepTexts, TraceEvent, TraceReply } from './protocol.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -122,7 +122,7 @@ let compiledInputs = { source: '', lang: '', ssa: '', pipeline: '' };
 /** From an edit to its compile request (40 ms before compiles got fast: it was a fifth of the latency). */
 const EDIT_DEBOUNCE_MS = 10;
 
-const highlight = (lang: Lang): Extension => (lang === 'sysy' ? cpp() : llvmIR);
+const highlight = (lang: Lang): Extension => (lang === 'sysy' ? sysy : llvmIR);
 const langConf = new Compartment();
 
 const editor = new EditorView({
@@ -292,7 +292,8 @@ function lastChanged(r: CompileReply): number {
   return r.steps.length - 1;
 }
 
-let merge: MergeView | null = null;
+/** The IR before and after the selected step (diff-view.ts). */
+const diffView = new DiffView($('merge'));
 
 function renderPipeline(): void {
   const r = result;
@@ -322,8 +323,7 @@ function renderStep(): void {
   const r = result;
   const head = $('step-head');
   if (r === null || selectedStep < 0 || selectedStep >= r.steps.length) {
-    merge?.destroy();
-    merge = null;
+    diffView.clear();
     head.textContent = r !== null && r.steps.length === 0 ? 'The pipeline is empty: the IR as parsed (see Output IR).' : '';
     return;
   }
@@ -345,19 +345,18 @@ function renderStep(): void {
       if (selectedStep === t.step) renderMerge(t);
     },
     (e) => {
-      if (!(e instanceof Cancelled) && result === r && selectedStep === want) $('merge').textContent = (e as Error).message;
+      if (!(e instanceof Cancelled) && result === r && selectedStep === want) {
+        diffView.clear();
+        $('merge').textContent = (e as Error).message;
+      }
     },
   );
 }
 
 /** The IR before and after a step, side by side, changes highlighted. */
 function renderMerge(t: StepTexts): void {
-  // a new merge view each time: replacing both documents of a live one was slower (two diffs)
   const t0 = performance.now();
-  merge?.destroy();
-  $('merge').replaceChildren();
-  const ro = [EditorState.readOnly.of(true), EditorView.editable.of(false), llvmIR];
-  merge = new MergeView({ a: { doc: t.before, extensions: ro }, b: { doc: t.after, extensions: ro }, parent: $('merge'), highlightChanges: true, gutter: true, collapseUnchanged: { margin: 3, minSize: 8 } });
+  diffView.show(t.step, t.before, t.after, t.chunks);
   // the step the view shows (the tests wait on it)
   $('merge').dataset.step = String(t.step);
   timing.merge = performance.now() - t0;

@@ -66,6 +66,8 @@ export interface StepTexts {
   step: number;
   before: string;
   after: string;
+  /** Their line diff, [equal, deleted, inserted, ...] (step-diff.ts): the page draws it (diff-view.ts). */
+  chunks: number[];
 }
 export interface StepRequest {
   kind: 'step';

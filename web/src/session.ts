@@ -37,6 +37,7 @@ import {
   type Module,
   type PipelineNode,
 } from '../../src/core.js';
+import { lineChunks } from './step-diff.js';
 import type { CompileReply, CompileRequest, GraphKind, PipelineStep, RunReply, RunRequest, RunSide, StepTexts, TraceEvent, TraceReply, TraceRequest } from './protocol.js';
 
 interface Compiled {
@@ -164,7 +165,7 @@ export class Session {
       // nothing changed after the shown step: its unit's IR after is the final one
       if (hintBefore !== null && hint!.step === shown && hint!.pass === s.pass && hint!.fn === s.fn) {
         const after = s.changed ? unitText(m, s.fn) : hintBefore;
-        c.texts.set(shown, { step: shown, before: hintBefore, after });
+        c.texts.set(shown, { step: shown, before: hintBefore, after, chunks: lineChunks(hintBefore, after) });
       }
       reply.shown = this.stepTexts(shown);
     }
@@ -184,7 +185,9 @@ export class Session {
     const known = c.texts.get(step);
     if (known !== undefined) return known;
     if (!c.unitBefore.has(step) || !c.unitAfter.has(step)) this.replay(step);
-    const t: StepTexts = { step, before: c.unitBefore.get(step)!, after: c.unitAfter.get(step)! };
+    const before = c.unitBefore.get(step)!;
+    const after = c.unitAfter.get(step)!;
+    const t: StepTexts = { step, before, after, chunks: lineChunks(before, after) };
     c.texts.set(step, t);
     return t;
   }
