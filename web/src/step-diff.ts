@@ -37,14 +37,17 @@ export const NUMBERED = /%\d+\b|^\d+(?=:)|!\d+\b|#\d+\b/g;
 
 const HAS_NUMBER = /%\d|^\d+:|!\d|#\d/;
 
-/** A line with its value numbers blanked. */
+/** A line with its value numbers blanked (a block label `12:` becomes `#:`). */
 export function blankNumbers(line: string): string {
-  return line.replace(NUMBERED, (t) => (/^\d/.test(t) ? '%#' : `${t[0]}#`));
+  return line.replace(/([%!#])\d+\b|^\d+(?=:)/g, '$1#');
 }
 
 /** The numbers of a line, a block label `12:` written as the value %12. */
 export function numbersOf(line: string): string[] {
-  return (line.match(NUMBERED) ?? []).map((t) => (/^\d/.test(t) ? `%${t}` : t));
+  const out: string[] = line.match(NUMBERED) ?? [];
+  // only the first can be a label
+  if (out.length > 0 && out[0].charCodeAt(0) <= 57) out[0] = `%${out[0]}`;
+  return out;
 }
 
 /** Collects chunk triples, merging an equal run into a changeless triple and adjacent changes into one. */
@@ -90,53 +93,53 @@ export function lineChunks(before: string, after: string): number[] {
   const a = irLines(before);
   const b = irLines(after);
   const aligned = alignLines(a, b, blankNumbers);
-  // the pairs of numbers the aligned lines make, and how often
-  const pairs = new Map<string, Map<string, number>>();
-  const count = (x: string, y: string): void => {
-    const m = pairs.get(x) ?? new Map<string, number>();
+  // the pairs of numbers the aligned lines make, and how often, both ways
+  const fwd = new Map<string, Map<string, number>>();
+  const bwd = new Map<string, Map<string, number>>();
+  const count = (pairs: Map<string, Map<string, number>>, x: string, y: string): void => {
+    let m = pairs.get(x);
+    if (m === undefined) pairs.set(x, (m = new Map()));
     m.set(y, (m.get(y) ?? 0) + 1);
-    pairs.set(x, m);
   };
-  const eachEqual = (f: (i: number, j: number) => void): void => {
-    let i = 0;
-    let j = 0;
-    for (let c = 0; c < aligned.length; c += 3) {
-      for (let k = 0; k < aligned[c]; k++) f(i + k, j + k);
-      i += aligned[c] + aligned[c + 1];
-      j += aligned[c] + aligned[c + 2];
-    }
-  };
-  eachEqual((i, j) => {
-    if (a[i] === b[j] && !HAS_NUMBER.test(a[i])) return;
-    const na = numbersOf(a[i]);
-    const nb = numbersOf(b[j]);
-    na.forEach((x, k) => {
-      count(`<${x}`, nb[k]);
-      count(`>${nb[k]}`, x);
-    });
-  });
-  const best = new Map<string, string>();
-  for (const [x, m] of pairs) {
-    let top = '';
-    let n = 0;
-    for (const [y, k] of m) if (k > n || (k === n && y < top)) [top, n] = [y, k];
-    best.set(x, top);
-  }
-  // equal lines stay equal when every number pairs as most lines pair it, both ways
-  const out = new Chunks();
+  /** The numbers of the aligned equal lines that have any, by line of `a`. */
+  const nums = new Map<number, [string[], string[]]>();
   let i = 0;
   let j = 0;
   for (let c = 0; c < aligned.length; c += 3) {
     for (let k = 0; k < aligned[c]; k++) {
       const x = a[i + k];
-      const y = b[j + k];
-      let same = x === y;
-      if (!same) {
-        const na = numbersOf(x);
-        const nb = numbersOf(y);
-        same = na.every((v, t) => best.get(`<${v}`) === nb[t] && best.get(`>${nb[t]}`) === v);
+      if (!HAS_NUMBER.test(x)) continue;
+      const na = numbersOf(x);
+      const nb = x === b[j + k] ? na : numbersOf(b[j + k]);
+      nums.set(i + k, [na, nb]);
+      for (let t = 0; t < na.length; t++) {
+        count(fwd, na[t], nb[t]);
+        count(bwd, nb[t], na[t]);
       }
-      if (same) out.push(1, 0, 0);
+    }
+    i += aligned[c] + aligned[c + 1];
+    j += aligned[c] + aligned[c + 2];
+  }
+  const best = (pairs: Map<string, Map<string, number>>): Map<string, string> => {
+    const out = new Map<string, string>();
+    for (const [x, m] of pairs) {
+      let top = '';
+      let n = 0;
+      for (const [y, k] of m) if (k > n || (k === n && y < top)) [top, n] = [y, k];
+      out.set(x, top);
+    }
+    return out;
+  };
+  const to = best(fwd);
+  const from = best(bwd);
+  // equal lines stay equal when every number pairs as most lines pair it, both ways
+  const out = new Chunks();
+  i = 0;
+  j = 0;
+  for (let c = 0; c < aligned.length; c += 3) {
+    for (let k = 0; k < aligned[c]; k++) {
+      const n = a[i + k] === b[j + k] ? undefined : nums.get(i + k);
+      if (n === undefined || n[0].every((v, t) => to.get(v) === n[1][t] && from.get(n[1][t]) === v)) out.push(1, 0, 0);
       else out.push(0, 1, 1);
     }
     i += aligned[c];
