@@ -46,7 +46,7 @@ export function blankNumbers(line: string): string {
 export function numbersOf(line: string): string[] {
   const out: string[] = line.match(NUMBERED) ?? [];
   // only the first can be a label
-  if (out.length > 0 && out[0].charCodeAt(0) <= 57) out[0] = `%${out[0]}`;
+  if (out.length > 0 && /^\d/.test(out[0])) out[0] = `%${out[0]}`;
   return out;
 }
 
@@ -138,7 +138,8 @@ export function lineChunks(before: string, after: string): number[] {
   j = 0;
   for (let c = 0; c < aligned.length; c += 3) {
     for (let k = 0; k < aligned[c]; k++) {
-      const n = a[i + k] === b[j + k] ? undefined : nums.get(i + k);
+      // (a line of the same text is changed too when its numbers no longer mean the same values)
+      const n = nums.get(i + k);
       if (n === undefined || n[0].every((v, t) => to.get(v) === n[1][t] && from.get(n[1][t]) === v)) out.push(1, 0, 0);
       else out.push(0, 1, 1);
     }
