@@ -6,14 +6,21 @@
  * GC, ...), the forced layouts and the scripts that forced them, and the JavaScript
  * functions with the most self time, grouped by package. Time is per edit.
  *
- * Run: npx tsx bench/playground-profile.ts [--edits=N] [--top=N]
+ * `--fresh=SEED` edits a generated SysY program instead (as bench/playground.ts's fresh
+ * sample does). SSAKIT_PLAYGROUND_PROFILE=1 builds the site unminified, with its names.
+ *
+ * Run: SSAKIT_PLAYGROUND_PROFILE=1 npx tsx bench/playground-profile.ts [--edits=N] [--top=N] [--fresh=SEED]
  */
 import type { CDPSession, Page } from 'playwright-core';
-import { CHROMIUM, SKIP_REASON, startSite, waitGraph } from '../test/web/harness.js';
+import { generateSysYProgram } from '../src/fuzz/sysy-gen.js';
+import { CHROMIUM, SKIP_REASON, pipelineVersion, setEditorText, startSite, waitCompiled, waitGraph } from '../test/web/harness.js';
 
 const arg = (name: string, dflt: number): number => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt);
 const EDITS = arg('edits', 15);
 const TOP = arg('top', 25);
+const FRESH = arg('fresh', -1);
+/** Where an edit changes a digit: sort.sy's array size, or a generated program's last `int acc = `. */
+const NEEDLE = FRESH >= 0 ? { text: 'int acc = ', last: true } : { text: 'int a[100', last: false };
 
 interface TraceEvent {
   name: string;
@@ -28,10 +35,10 @@ interface TraceEvent {
 
 /** One edit as the bench makes it, waited for until the graph beside the view is drawn. */
 async function edit(page: Page, k: number): Promise<void> {
-  await page.evaluate(async (k) => {
+  await page.evaluate(async ({ k, needle }) => {
     const ed = (window as unknown as { __ssakitEditor: { state: { doc: { toString(): string } }; dispatch(tr: unknown): void } }).__ssakitEditor;
     const text = ed.state.doc.toString();
-    const pos = text.indexOf('int a[100') + 'int a[100'.length;
+    const pos = (needle.last ? text.lastIndexOf(needle.text) : text.indexOf(needle.text)) + needle.text.length;
     const v0 = document.body.dataset.pipelineVersion;
     ed.dispatch({ changes: { from: pos, to: pos + 1, insert: String((k + 1) % 10) } });
     await new Promise<void>((resolve) => {
@@ -44,7 +51,7 @@ async function edit(page: Page, k: number): Promise<void> {
       });
       mo.observe(document.body, { attributes: true, subtree: true, attributeFilter: ['data-pipeline-version', 'data-version'] });
     });
-  }, k);
+  }, { k, needle: NEEDLE });
   await page.waitForTimeout(100);
 }
 
@@ -78,6 +85,12 @@ try {
   const page = await site.browser.newPage({ viewport: { width: 1600, height: 900 } });
   await page.goto(site.url);
   await waitGraph(page, undefined, 60_000);
+  if (FRESH >= 0) {
+    const v = await pipelineVersion(page);
+    await setEditorText(page, generateSysYProgram(FRESH, { size: 'small', functions: 2, maxStmts: 4, globals: 4 }));
+    await waitCompiled(page, v, 120_000);
+    await waitGraph(page, undefined, 120_000);
+  }
   for (let k = 0; k < 3; k++) await edit(page, k); // warm up
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');

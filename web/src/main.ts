@@ -390,6 +390,8 @@ function graphStep(): number {
 }
 let irBlockOfLine: string[] = [];
 
+/** The DOT of the graph drawn ('' when none is). */
+let graphDotShown = '';
 /** Counts graph requests: only the reply to the latest is drawn (an earlier one is of a step or function no longer selected). */
 let graphGeneration = 0;
 /** Graphviz, in its own worker (started with the first graph). */
@@ -406,7 +408,10 @@ async function refreshGraph(): Promise<void> {
   try {
     g = await compiler.request<GraphReply>({ kind: 'graph', step: graphShownStep, fn: fnSel.value, graph: kind });
   } catch (e) {
-    if (!(e instanceof Cancelled) && gen === graphGeneration) $('graph').textContent = (e as Error).message;
+    if (!(e instanceof Cancelled) && gen === graphGeneration) {
+      $('graph').textContent = (e as Error).message;
+      graphDotShown = '';
+    }
     return;
   }
   if (gen !== graphGeneration || result !== r) return;
@@ -414,18 +419,26 @@ async function refreshGraph(): Promise<void> {
   $('graph-step').textContent = g.step < 0 ? 'before the pipeline' : `after step ${g.step + 1} (${r.steps[g.step]?.pass ?? ''})`;
   renderGraphIR(g, version);
   const host = $('graph');
-  host.classList.add('pending');
-  let svg: string;
-  try {
-    svg = await layout.render(g.dot);
-  } catch (e) {
-    if (!(e instanceof LayoutCancelled) && gen === graphGeneration) host.textContent = (e as Error).message;
-    return;
+  // the same graph again (an edit that changed nothing of this function at this step): no
+  // layout, no new SVG, only what it is of (below)
+  if (g.dot !== graphDotShown) {
+    host.classList.add('pending');
+    let svg: string;
+    try {
+      svg = await layout.render(g.dot);
+    } catch (e) {
+      if (!(e instanceof LayoutCancelled) && gen === graphGeneration) {
+        host.textContent = (e as Error).message;
+        graphDotShown = '';
+      }
+      return;
+    }
+    if (gen !== graphGeneration || result !== r) return;
+    host.innerHTML = svg;
+    graphDotShown = g.dot;
   }
-  if (gen !== graphGeneration || result !== r) return;
-  graphBlocks = g.blocks;
   host.classList.remove('pending');
-  host.innerHTML = svg;
+  graphBlocks = g.blocks;
   host.dataset.blockCount = String(g.blockCount);
   // what is drawn, for the tests to wait on: the step, the function and the kind of graph
   host.dataset.step = String(g.step);
@@ -440,23 +453,30 @@ async function refreshGraph(): Promise<void> {
   applyHighlight();
 }
 
+/** Lines of the graph's IR per group: a group off screen is skipped by layout and paint (content-visibility). */
+const IR_GROUP = 64;
+/** The IR the graph's panel shows (the same IR again is not drawn again). */
+let graphIRShown = '';
+
 /** The IR of the graph's function, one line per div, each knowing its block. */
 function renderGraphIR(g: GraphReply, version: number): void {
-  const lines = g.ir.split('\n');
-  irBlockOfLine = [];
-  let cur = g.order[0] ?? '';
-  const divs = lines.map((text) => {
-    const m = /^([-\w.$]+|"[^"]*"):/.exec(text);
-    if (m) cur = m[1];
-    if (text.startsWith('define') || text === '}') irBlockOfLine.push('');
-    else irBlockOfLine.push(cur);
-    const d = document.createElement('div');
-    d.textContent = text || ' ';
-    d.dataset.block = irBlockOfLine[irBlockOfLine.length - 1];
-    return d;
-  });
   const pre = $('graph-ir');
-  pre.replaceChildren(...divs);
+  if (g.ir !== graphIRShown) {
+    graphIRShown = g.ir;
+    const lines = g.ir.split('\n');
+    irBlockOfLine = [];
+    let cur = g.order[0] ?? '';
+    let html = '';
+    lines.forEach((text, k) => {
+      const m = /^([-\w.$]+|"[^"]*"):/.exec(text);
+      if (m) cur = m[1];
+      const block = text.startsWith('define') || text === '}' ? '' : cur;
+      irBlockOfLine.push(block);
+      if (k % IR_GROUP === 0) html += k === 0 ? '<p class="g">' : '</p><p class="g">';
+      html += `<div data-block="${esc(block).replace(/"/g, '&quot;')}">${esc(text) || ' '}</div>`;
+    });
+    pre.innerHTML = html + '</p>';
+  }
   // what it shows, for the tests to wait on
   pre.dataset.step = String(g.step);
   pre.dataset.fn = g.fn;
@@ -474,7 +494,7 @@ function applyHighlight(): void {
     n.classList.toggle('hl', b !== '' && (tab === 'stepper' ? stepperBlocks.includes(b) : b === selectedBlock));
   }
   let first: HTMLElement | null = null;
-  for (const d of $('graph-ir').children as HTMLCollectionOf<HTMLElement>) {
+  for (const d of $('graph-ir').querySelectorAll<HTMLElement>('div')) {
     const on = d.dataset.block !== '' && (d.dataset.block === selectedBlock || (tab === 'stepper' && stepperBlocks.includes(d.dataset.block ?? '')));
     d.classList.toggle('hl', on);
     if (on && first === null) first = d;
