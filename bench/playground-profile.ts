@@ -11,6 +11,7 @@
  *
  * Run: SSAKIT_PLAYGROUND_PROFILE=1 npx tsx bench/playground-profile.ts [--edits=N] [--top=N] [--fresh=SEED]
  */
+import { readFileSync } from 'node:fs';
 import type { CDPSession, Page } from 'playwright-core';
 import { generateSysYProgram } from '../src/fuzz/sysy-gen.js';
 import { CHROMIUM, SKIP_REASON, pipelineVersion, setEditorText, startSite, waitCompiled, waitGraph } from '../test/web/harness.js';
@@ -28,6 +29,8 @@ interface TraceEvent {
   ph: string;
   ts: number;
   dur?: number;
+  /** thread time (CPU) of the event: what the machine's load does not inflate */
+  tdur?: number;
   pid: number;
   tid: number;
   args?: { name?: string; data?: { stackTrace?: { functionName: string; url: string; lineNumber: number }[] }; beginData?: { stackTrace?: { functionName: string; url: string; lineNumber: number }[] } };
@@ -111,19 +114,22 @@ try {
   // time per top-level task and the kinds of work nested in them (a kind counted once where nested in itself)
   const tasks = onMain.filter((e) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask');
   const taskMs = tasks.reduce((t, e) => t + e.dur!, 0) / 1000;
+  const taskCpu = tasks.reduce((t, e) => t + (e.tdur ?? 0), 0) / 1000;
   const kinds = ['FunctionCall', 'EvaluateScript', 'TimerFire', 'FireAnimationFrame', 'EventDispatch', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'UpdateLayer', 'CompositeLayers', 'HitTest', 'MinorGC', 'MajorGC', 'V8.GC_SCAVENGER', 'ParseHTML', 'v8.compile', 'V8.CompileCode', 'v8.compileModule'];
-  console.log(`renderer main thread over ${EDITS} edits: tasks ${(taskMs / EDITS).toFixed(1)} ms per edit`);
+  console.log(`renderer main thread over ${EDITS} edits, per edit: tasks ${(taskMs / EDITS).toFixed(1)} ms wall, ${(taskCpu / EDITS).toFixed(1)} ms CPU (load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}); per kind of work, wall and CPU:`);
   const sorted = onMain.slice().sort((a, b) => a.ts - b.ts);
   for (const kind of kinds) {
     let total = 0;
+    let cpu = 0;
     let end = -1;
     for (const e of sorted) {
       if (e.name !== kind) continue;
       if (e.ts < end) continue; // nested in one already counted
       total += e.dur!;
+      cpu += e.tdur ?? 0;
       end = e.ts + e.dur!;
     }
-    if (total > 0) console.log(`  ${kind.padEnd(22)} ${(total / 1000 / EDITS).toFixed(1).padStart(7)} ms per edit`);
+    if (total > 0) console.log(`  ${kind.padEnd(22)} ${(total / 1000 / EDITS).toFixed(1).padStart(7)} ms ${(cpu / 1000 / EDITS).toFixed(1).padStart(7)} ms CPU`);
   }
   // forced layouts and style recalcs: those inside a script, with the JS frame that asked
   const forced = new Map<string, { n: number; us: number }>();
@@ -137,6 +143,10 @@ try {
     f.n++;
     f.us += e.dur!;
     forced.set(key, f);
+  }
+  if (process.argv.includes('--layouts')) {
+    // each layout: how many objects it had to lay out, of how many
+    for (const e of sorted.filter((x) => x.name === 'Layout').slice(0, 40)) console.log(`  layout ${(e.dur! / 1000).toFixed(1)} ms (${((e.tdur ?? 0) / 1000).toFixed(1)} CPU): ${JSON.stringify(e.args?.beginData)?.slice(0, 200)} ${JSON.stringify((e.args as { endData?: unknown })?.endData)?.slice(0, 300)}`);
   }
   console.log('forced (inside a script) layouts and style recalcs, per edit:');
   for (const [k, f] of [...forced].sort((a, b) => b[1].us - a[1].us).slice(0, 15)) console.log(`  ${(f.us / 1000 / EDITS).toFixed(1).padStart(6)} ms  ${(f.n / EDITS).toFixed(1).padStart(5)}x  ${k}`);

@@ -12,7 +12,7 @@ import { EXAMPLES, DEFAULT_EXAMPLE, type Example } from './examples.js';
 import { decodeState, encodeState, type ShareState } from './share.js';
 import { GraphLayout, LayoutCancelled } from './graphs.js';
 import { DiffView } from './diff-view.js';
-import type { Algorithm, CompileReply, Envelope, GraphKind, GraphReply, Lang, PassListReply, Reply, Request, RunReply, RunSide, SsaMode, StepReply, StepTexts, TraceEvent, TraceReply } from './protocol.js';
+import type { Algorithm, CompileReply, Envelope, GraphKind, GraphReply, Lang, PassListReply, Reply, Request, RunReply, RunSide, SsaMode, StepReply, StepView, TraceEvent, TraceReply } from './protocol.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 
@@ -102,7 +102,7 @@ const stdinBox = $<HTMLTextAreaElement>('stdin');
 let tab = 'pipeline';
 let result: CompileReply | null = null;
 /** The IR before and after the steps of `result` shown so far (the worker sends a step's texts when it is selected). */
-let stepTexts = new Map<number, StepTexts>();
+let stepTexts = new Map<number, StepView>();
 /** Index into result.steps of the step the pipeline view, graphs and stepper show; -1 = before the pipeline. */
 let selectedStep = -1;
 let passDescriptions = new Map<string, string>();
@@ -354,7 +354,7 @@ function renderStep(): void {
 }
 
 /** The IR before and after a step, side by side, changes highlighted. */
-function renderMerge(t: StepTexts): void {
+function renderMerge(t: StepView): void {
   const t0 = performance.now();
   diffView.show(t.step, t.before, t.after, t.chunks);
   // the step the view shows (the tests wait on it)

@@ -58,7 +58,7 @@ export interface CompileReply {
    */
   timing?: { frontend: number; passes: number; record: number; manager: number; final: number; shown: number; replays: number };
   /** The IR before and after the step the page shows first (the last that changed the IR); null when no step ran. */
-  shown: StepTexts | null;
+  shown: StepView | null;
 }
 
 /** The IR a step ran on (its function, or the module for a module pass), before and after it. */
@@ -66,14 +66,16 @@ export interface StepTexts {
   step: number;
   before: string;
   after: string;
-  /** Their line diff, [equal, deleted, inserted, ...] (step-diff.ts): the page draws it (diff-view.ts). */
+}
+/** A step's texts as the page gets them: with their line diff, [equal, deleted, inserted, ...] (step-diff.ts), which the page draws (diff-view.ts). */
+export interface StepView extends StepTexts {
   chunks: number[];
 }
 export interface StepRequest {
   kind: 'step';
   step: number;
 }
-export interface StepReply extends StepTexts {
+export interface StepReply extends StepView {
   kind: 'step';
 }
 
