@@ -472,10 +472,11 @@ function renderGraphIR(g: GraphReply, version: number): void {
       if (m) cur = m[1];
       const block = text.startsWith('define') || text === '}' ? '' : cur;
       irBlockOfLine.push(block);
-      if (k % IR_GROUP === 0) html += k === 0 ? '<p class="g">' : '</p><p class="g">';
+      // (not <p>: the HTML parser closes a <p> at the first <div> in it)
+      if (k % IR_GROUP === 0) html += k === 0 ? '<ir-lines>' : '</ir-lines><ir-lines>';
       html += `<div data-block="${esc(block).replace(/"/g, '&quot;')}">${esc(text) || ' '}</div>`;
     });
-    pre.innerHTML = html + '</p>';
+    pre.innerHTML = html + '</ir-lines>';
   }
   // what it shows, for the tests to wait on
   pre.dataset.step = String(g.step);
