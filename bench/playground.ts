@@ -100,11 +100,11 @@ function pct(sorted: number[], p: number): number {
 
 function report(what: string, r: EditRun): void {
   const ms = r.edits.map((e) => e.ms).sort((a, b) => a - b);
-  console.log(`edit -> updated pipeline view, ${what}: ${r.edits.length} edits`);
+  console.log(`edit -> updated pipeline view, ${what}: ${r.edits.length} edits (load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')})`);
   console.log(`  median ${pct(ms, 0.5)} ms, p90 ${pct(ms, 0.9)} ms, best ${ms[0]} ms, worst ${ms[ms.length - 1]} ms (target <= 200 ms; includes the editor's debounce, 10 ms (40 ms before 2026-11-26))`);
   const med = (f: (e: Edit) => number) => pct(r.edits.map(f).sort((a, b) => a - b), 0.5).toFixed(0);
   const parts = [...new Set(r.edits.flatMap((e) => Object.keys(e.parts)))].map((k) => `${k} ${med((e) => e.parts[k] ?? 0)}`).join(', ');
-  console.log(`  medians: edit to request ${med((e) => e.wait)} ms (debounce), request to reply ${med((e) => e.roundTrip)} ms (the worker's compile ${med((e) => e.worker)} ms${parts ? `: ${parts}` : ''}), drawing the view ${med((e) => e.render)} ms (merge view ${med((e) => e.merge)} ms)`);
+  console.log(`  medians: edit to request ${med((e) => e.wait)} ms (debounce), request to reply ${med((e) => e.roundTrip)} ms (the worker's compile ${med((e) => e.worker)} ms${parts ? `: ${parts}` : ''}), drawing the view ${med((e) => e.render)} ms (its IR before and after ${med((e) => e.merge)} ms)`);
   const cpu = [...r.cpu].filter(([, v]) => v > 0).map(([k, v]) => `${k} ${(v / r.edits.length).toFixed(0)}`).join(', ');
   if (cpu) console.log(`  CPU per edit, pipeline view and graph (ms, from /proc: does not grow with the machine's load): ${cpu}`);
 }

@@ -10,7 +10,8 @@ export default defineConfig({
   root,
   base: './',
   logLevel: 'warn',
-  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2000 },
+  // SSAKIT_PLAYGROUND_PROFILE=1 keeps the names (bench/playground-profile.ts reads them in the profile)
+  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2000, minify: process.env.SSAKIT_PLAYGROUND_PROFILE ? false : 'esbuild' },
   worker: { format: 'es' },
   server: { fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] } },
 });

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileSysY, createPassManager, ensureRegistered, parsePipeline, printFunction, runModule } from '../../src/index.js';
+import { compileSysY, createPassManager, ensureRegistered, parsePipeline, printFunction, printModule, runModule } from '../../src/index.js';
 import { SHOTS, SKIP_REASON, pipelineVersion, setEditorText, startSite, waitCompiled, waitGraph, type Site } from './harness.js';
 
 if (SKIP_REASON) console.warn(SKIP_REASON);
@@ -32,6 +32,31 @@ describe.skipIf(SKIP_REASON !== '')('playground in Chromium', () => {
     await waitCompiled(page, 0, 60_000);
   }
 
+  /** The library's own run of a pipeline on a SysY source: the unit (function, or module) step k ran on, printed before and after it. */
+  function stepUnitTexts(src: string, pipeline: string, k: number): { before: string; after: string } {
+    const m = compileSysY(src, 'input.sy', { ssa: 'braun' }).module!;
+    let before = '';
+    let after = '';
+    let step = 0;
+    let prev = new Map(m.functions.map((f) => [f.name, printFunction(f)]));
+    let prevModule = printModule(m);
+    ensureRegistered();
+    createPassManager(m, {
+      afterPass: (e) => {
+        if (step === k) {
+          before = e.fn ? prev.get(e.fn.name)! : prevModule;
+          after = e.fn ? printFunction(e.fn) : printModule(m);
+        }
+        step++;
+        if (step === k) {
+          prev = new Map(m.functions.map((f) => [f.name, printFunction(f)]));
+          prevModule = printModule(m);
+        }
+      },
+    }).run(parsePipeline(pipeline));
+    return { before, after };
+  }
+
   /** The graph of the pipeline view as it is now (not the one drawn before the last compile or click). */
   const graphNodes = (kind?: string) => waitGraph(page, kind);
 
@@ -42,9 +67,16 @@ describe.skipIf(SKIP_REASON !== '')('playground in Chromium', () => {
     const steps = await page.locator('#steps li').count();
     expect(steps).toBeGreaterThan(5);
     expect(await page.textContent('#step-head')).toMatch(/changed/);
-    // the merge view shows both sides with changes marked
-    expect(await page.locator('#merge .cm-mergeView .cm-editor').count()).toBe(2);
-    expect(await page.locator('#merge .cm-changedLine, #merge .cm-deletedChunk, #merge .cm-changedText').count()).toBeGreaterThan(0);
+    // the step's IR before and after, side by side with the changes marked: with every fold
+    // opened, the left side reads the IR the library's own -O2 run gave the step's function
+    // (or module) before the step, and the right side the IR after it
+    const k = Number(await page.getAttribute('#merge', 'data-step'));
+    const { before, after } = stepUnitTexts(readFileSync('examples/sort.sy', 'utf8'), 'default<O2>', k);
+    expect(await page.locator('#merge .r > .d, #merge .r > .a').count()).toBeGreaterThan(0);
+    while ((await page.locator('#merge .fold').count()) > 0) await page.locator('#merge .fold').first().click();
+    const side = (cls: string) => page.$$eval(`#merge .r > .${cls}:not(.e)`, (cs) => cs.map((c) => c.textContent).join('\n'));
+    expect(await side('L')).toBe(before.replace(/\n$/, ''));
+    expect(await side('R')).toBe(after.replace(/\n$/, ''));
     const g = await graphNodes();
     expect(g.nodes).toBe(g.blocks);
     expect(await page.textContent('#final-ir')).toMatch(/define .*@main/);

@@ -9,6 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileSysY, createPassManager, ensureRegistered, parseModule, parsePipeline, printFunction, printModule, type Module } from '../../src/index.js';
 import { Session } from '../../web/src/session.js';
+import { lineChunks } from '../../web/src/step-diff.js';
 
 const programs: { path: string; pipelines: string[]; ssa?: 'braun' | 'alloca' }[] = [
   { path: 'examples/sort.sy', pipelines: ['default<O2>', 'default<O1>'] },
@@ -72,7 +73,7 @@ describe('the playground session rebuilds the IR of every pipeline step as the l
         }
         // the page's first view is the last step that changed the IR
         const lastChanged = r.steps.map((x) => x.changed).lastIndexOf(true);
-        if (lastChanged >= 0) expect(r.shown).toEqual({ step: lastChanged, ...texts[lastChanged] });
+        if (lastChanged >= 0) expect(r.shown).toEqual({ step: lastChanged, ...texts[lastChanged], chunks: lineChunks(texts[lastChanged].before, texts[lastChanged].after) });
       });
     }
   }

@@ -9,7 +9,8 @@ const TYPES = /^(void|i\d+|half|bfloat|float|double|x86_fp80|fp128|ptr|label|met
 const KEYWORDS =
   /^(define|declare|global|constant|private|internal|external|dso_local|unnamed_addr|local_unnamed_addr|align|nsw|nuw|exact|inbounds|noundef|nonnull|zeroinitializer|undef|poison|null|true|false|to|x|tail|musttail|attributes|source_filename|target|datalayout|triple|phi|br|ret|switch|unreachable|call|alloca|load|store|getelementptr|icmp|fcmp|select|add|sub|mul|sdiv|udiv|srem|urem|shl|lshr|ashr|and|or|xor|fadd|fsub|fmul|fdiv|frem|fneg|trunc|zext|sext|fptrunc|fpext|fptoui|fptosi|uitofp|sitofp|ptrtoint|inttoptr|bitcast|eq|ne|slt|sle|sgt|sge|ult|ule|ugt|uge|oeq|one|olt|ole|ogt|oge|ord|uno|ueq|une|label)\b/;
 
-const parser: StreamParser<null> = {
+/** The tokenizer itself: the editor's highlighting, and the pipeline view's (diff-view.ts). */
+export const llvmParser: StreamParser<null> = {
   name: 'llvm-ir',
   token(stream) {
     if (stream.eatSpace()) return null;
@@ -28,4 +29,4 @@ const parser: StreamParser<null> = {
   languageData: { commentTokens: { line: ';' } },
 };
 
-export const llvmIR = StreamLanguage.define(parser);
+export const llvmIR = StreamLanguage.define(llvmParser);

@@ -5,14 +5,14 @@
  */
 import { EditorView, basicSetup } from 'codemirror';
 import { Compartment, EditorState, type Extension } from '@codemirror/state';
-import { cpp } from '@codemirror/lang-cpp';
-import { MergeView } from '@codemirror/merge';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { llvmIR } from './llvm-lang.js';
+import { sysy } from './sysy-lang.js';
 import { EXAMPLES, DEFAULT_EXAMPLE, type Example } from './examples.js';
 import { decodeState, encodeState, type ShareState } from './share.js';
 import { GraphLayout, LayoutCancelled } from './graphs.js';
-import type { Algorithm, CompileReply, Envelope, GraphKind, GraphReply, Lang, PassListReply, Reply, Request, RunReply, RunSide, SsaMode, StepReply, StepTexts, TraceEvent, TraceReply } from './protocol.js';
+import { DiffView } from './diff-view.js';
+import type { Algorithm, CompileReply, Envelope, GraphKind, GraphReply, Lang, PassListReply, Reply, Request, RunReply, RunSide, SsaMode, StepReply, StepView, TraceEvent, TraceReply } from './protocol.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 
@@ -102,7 +102,7 @@ const stdinBox = $<HTMLTextAreaElement>('stdin');
 let tab = 'pipeline';
 let result: CompileReply | null = null;
 /** The IR before and after the steps of `result` shown so far (the worker sends a step's texts when it is selected). */
-let stepTexts = new Map<number, StepTexts>();
+let stepTexts = new Map<number, StepView>();
 /** Index into result.steps of the step the pipeline view, graphs and stepper show; -1 = before the pipeline. */
 let selectedStep = -1;
 let passDescriptions = new Map<string, string>();
@@ -122,7 +122,7 @@ let compiledInputs = { source: '', lang: '', ssa: '', pipeline: '' };
 /** From an edit to its compile request (40 ms before compiles got fast: it was a fifth of the latency). */
 const EDIT_DEBOUNCE_MS = 10;
 
-const highlight = (lang: Lang): Extension => (lang === 'sysy' ? cpp() : llvmIR);
+const highlight = (lang: Lang): Extension => (lang === 'sysy' ? sysy : llvmIR);
 const langConf = new Compartment();
 
 const editor = new EditorView({
@@ -292,7 +292,8 @@ function lastChanged(r: CompileReply): number {
   return r.steps.length - 1;
 }
 
-let merge: MergeView | null = null;
+/** The IR before and after the selected step (diff-view.ts). */
+const diffView = new DiffView($('merge'));
 
 function renderPipeline(): void {
   const r = result;
@@ -322,8 +323,7 @@ function renderStep(): void {
   const r = result;
   const head = $('step-head');
   if (r === null || selectedStep < 0 || selectedStep >= r.steps.length) {
-    merge?.destroy();
-    merge = null;
+    diffView.clear();
     head.textContent = r !== null && r.steps.length === 0 ? 'The pipeline is empty: the IR as parsed (see Output IR).' : '';
     return;
   }
@@ -345,19 +345,18 @@ function renderStep(): void {
       if (selectedStep === t.step) renderMerge(t);
     },
     (e) => {
-      if (!(e instanceof Cancelled) && result === r && selectedStep === want) $('merge').textContent = (e as Error).message;
+      if (!(e instanceof Cancelled) && result === r && selectedStep === want) {
+        diffView.clear();
+        $('merge').textContent = (e as Error).message;
+      }
     },
   );
 }
 
 /** The IR before and after a step, side by side, changes highlighted. */
-function renderMerge(t: StepTexts): void {
-  // a new merge view each time: replacing both documents of a live one was slower (two diffs)
+function renderMerge(t: StepView): void {
   const t0 = performance.now();
-  merge?.destroy();
-  $('merge').replaceChildren();
-  const ro = [EditorState.readOnly.of(true), EditorView.editable.of(false), llvmIR];
-  merge = new MergeView({ a: { doc: t.before, extensions: ro }, b: { doc: t.after, extensions: ro }, parent: $('merge'), highlightChanges: true, gutter: true, collapseUnchanged: { margin: 3, minSize: 8 } });
+  diffView.show(t.step, t.before, t.after, t.chunks);
   // the step the view shows (the tests wait on it)
   $('merge').dataset.step = String(t.step);
   timing.merge = performance.now() - t0;
@@ -391,6 +390,8 @@ function graphStep(): number {
 }
 let irBlockOfLine: string[] = [];
 
+/** The DOT of the graph drawn ('' when none is). */
+let graphDotShown = '';
 /** Counts graph requests: only the reply to the latest is drawn (an earlier one is of a step or function no longer selected). */
 let graphGeneration = 0;
 /** Graphviz, in its own worker (started with the first graph). */
@@ -407,7 +408,10 @@ async function refreshGraph(): Promise<void> {
   try {
     g = await compiler.request<GraphReply>({ kind: 'graph', step: graphShownStep, fn: fnSel.value, graph: kind });
   } catch (e) {
-    if (!(e instanceof Cancelled) && gen === graphGeneration) $('graph').textContent = (e as Error).message;
+    if (!(e instanceof Cancelled) && gen === graphGeneration) {
+      $('graph').textContent = (e as Error).message;
+      graphDotShown = '';
+    }
     return;
   }
   if (gen !== graphGeneration || result !== r) return;
@@ -415,18 +419,26 @@ async function refreshGraph(): Promise<void> {
   $('graph-step').textContent = g.step < 0 ? 'before the pipeline' : `after step ${g.step + 1} (${r.steps[g.step]?.pass ?? ''})`;
   renderGraphIR(g, version);
   const host = $('graph');
-  host.classList.add('pending');
-  let svg: string;
-  try {
-    svg = await layout.render(g.dot);
-  } catch (e) {
-    if (!(e instanceof LayoutCancelled) && gen === graphGeneration) host.textContent = (e as Error).message;
-    return;
+  // the same graph again (an edit that changed nothing of this function at this step): no
+  // layout, no new SVG, only what it is of (below)
+  if (g.dot !== graphDotShown) {
+    host.classList.add('pending');
+    let svg: string;
+    try {
+      svg = await layout.render(g.dot);
+    } catch (e) {
+      if (!(e instanceof LayoutCancelled) && gen === graphGeneration) {
+        host.textContent = (e as Error).message;
+        graphDotShown = '';
+      }
+      return;
+    }
+    if (gen !== graphGeneration || result !== r) return;
+    host.innerHTML = svg;
+    graphDotShown = g.dot;
   }
-  if (gen !== graphGeneration || result !== r) return;
-  graphBlocks = g.blocks;
   host.classList.remove('pending');
-  host.innerHTML = svg;
+  graphBlocks = g.blocks;
   host.dataset.blockCount = String(g.blockCount);
   // what is drawn, for the tests to wait on: the step, the function and the kind of graph
   host.dataset.step = String(g.step);
@@ -441,23 +453,31 @@ async function refreshGraph(): Promise<void> {
   applyHighlight();
 }
 
+/** Lines of the graph's IR per group: a group off screen is skipped by layout and paint (content-visibility). */
+const IR_GROUP = 64;
+/** The IR the graph's panel shows (the same IR again is not drawn again). */
+let graphIRShown = '';
+
 /** The IR of the graph's function, one line per div, each knowing its block. */
 function renderGraphIR(g: GraphReply, version: number): void {
-  const lines = g.ir.split('\n');
-  irBlockOfLine = [];
-  let cur = g.order[0] ?? '';
-  const divs = lines.map((text) => {
-    const m = /^([-\w.$]+|"[^"]*"):/.exec(text);
-    if (m) cur = m[1];
-    if (text.startsWith('define') || text === '}') irBlockOfLine.push('');
-    else irBlockOfLine.push(cur);
-    const d = document.createElement('div');
-    d.textContent = text || ' ';
-    d.dataset.block = irBlockOfLine[irBlockOfLine.length - 1];
-    return d;
-  });
   const pre = $('graph-ir');
-  pre.replaceChildren(...divs);
+  if (g.ir !== graphIRShown) {
+    graphIRShown = g.ir;
+    const lines = g.ir.split('\n');
+    irBlockOfLine = [];
+    let cur = g.order[0] ?? '';
+    let html = '';
+    lines.forEach((text, k) => {
+      const m = /^([-\w.$]+|"[^"]*"):/.exec(text);
+      if (m) cur = m[1];
+      const block = text.startsWith('define') || text === '}' ? '' : cur;
+      irBlockOfLine.push(block);
+      // (not <p>: the HTML parser closes a <p> at the first <div> in it)
+      if (k % IR_GROUP === 0) html += k === 0 ? '<ir-lines>' : '</ir-lines><ir-lines>';
+      html += `<div data-block="${esc(block).replace(/"/g, '&quot;')}">${esc(text) || ' '}</div>`;
+    });
+    pre.innerHTML = html + '</ir-lines>';
+  }
   // what it shows, for the tests to wait on
   pre.dataset.step = String(g.step);
   pre.dataset.fn = g.fn;
@@ -475,7 +495,7 @@ function applyHighlight(): void {
     n.classList.toggle('hl', b !== '' && (tab === 'stepper' ? stepperBlocks.includes(b) : b === selectedBlock));
   }
   let first: HTMLElement | null = null;
-  for (const d of $('graph-ir').children as HTMLCollectionOf<HTMLElement>) {
+  for (const d of $('graph-ir').querySelectorAll<HTMLElement>('div')) {
     const on = d.dataset.block !== '' && (d.dataset.block === selectedBlock || (tab === 'stepper' && stepperBlocks.includes(d.dataset.block ?? '')));
     d.classList.toggle('hl', on);
     if (on && first === null) first = d;

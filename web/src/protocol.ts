@@ -58,7 +58,7 @@ export interface CompileReply {
    */
   timing?: { frontend: number; passes: number; record: number; manager: number; final: number; shown: number; replays: number };
   /** The IR before and after the step the page shows first (the last that changed the IR); null when no step ran. */
-  shown: StepTexts | null;
+  shown: StepView | null;
 }
 
 /** The IR a step ran on (its function, or the module for a module pass), before and after it. */
@@ -67,11 +67,15 @@ export interface StepTexts {
   before: string;
   after: string;
 }
+/** A step's texts as the page gets them: with their line diff, [equal, deleted, inserted, ...] (step-diff.ts), which the page draws (diff-view.ts). */
+export interface StepView extends StepTexts {
+  chunks: number[];
+}
 export interface StepRequest {
   kind: 'step';
   step: number;
 }
-export interface StepReply extends StepTexts {
+export interface StepReply extends StepView {
   kind: 'step';
 }
 

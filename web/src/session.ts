@@ -37,7 +37,8 @@ import {
   type Module,
   type PipelineNode,
 } from '../../src/core.js';
-import type { CompileReply, CompileRequest, GraphKind, PipelineStep, RunReply, RunRequest, RunSide, StepTexts, TraceEvent, TraceReply, TraceRequest } from './protocol.js';
+import { lineChunks } from './step-diff.js';
+import type { CompileReply, CompileRequest, GraphKind, PipelineStep, RunReply, RunRequest, RunSide, StepTexts, StepView, TraceEvent, TraceReply, TraceRequest } from './protocol.js';
 
 interface Compiled {
   req: CompileRequest;
@@ -47,6 +48,8 @@ interface Compiled {
   final: string;
   /** Step texts known without a replay (the shown step). */
   texts: Map<number, StepTexts>;
+  /** The steps' texts with their line diffs, as sent to the page. */
+  views: Map<number, StepView>;
   /**
    * The module text after step k (-1: before the pipeline), and the texts of the units
    * around it (the function or module a step ran on), printed by replays and kept.
@@ -116,7 +119,7 @@ export class Session {
     const tFront = performance.now();
     let recordMs = 0;
     const functions = m.functions.filter((f) => !f.isDeclaration()).map((f) => f.name);
-    const c: Compiled = { req, traces: [], steps: reply.steps, final: '', texts: new Map(), modules: new Map(), unitBefore: new Map(), unitAfter: new Map() };
+    const c: Compiled = { req, traces: [], steps: reply.steps, final: '', texts: new Map(), views: new Map(), modules: new Map(), unitBefore: new Map(), unitAfter: new Map() };
     // the hinted step's IR before it runs (see the header)
     const hint = req.hint;
     let hintBefore: string | null = hint !== undefined && hint.step === 0 ? unitText(m, hint.fn) : null;
@@ -166,7 +169,7 @@ export class Session {
         const after = s.changed ? unitText(m, s.fn) : hintBefore;
         c.texts.set(shown, { step: shown, before: hintBefore, after });
       }
-      reply.shown = this.stepTexts(shown);
+      reply.shown = this.stepView(shown);
     }
     reply.ms = performance.now() - t0;
     const passMs = reply.steps.reduce((t, st) => t + st.ms, 0);
@@ -187,6 +190,17 @@ export class Session {
     const t: StepTexts = { step, before: c.unitBefore.get(step)!, after: c.unitAfter.get(step)! };
     c.texts.set(step, t);
     return t;
+  }
+
+  /** A step's texts with their line diff, as the page draws them (kept: a step is often shown again). */
+  stepView(step: number): StepView {
+    const c = this.compiled();
+    const known = c.views.get(step);
+    if (known !== undefined) return known;
+    const t = this.stepTexts(step);
+    const v: StepView = { ...t, chunks: lineChunks(t.before, t.after) };
+    c.views.set(step, v);
+    return v;
   }
 
   /** The module text after `step` (-1: before the pipeline). */

@@ -22,7 +22,7 @@ async function handle(req: Request): Promise<Reply> {
     case 'compile':
       return session.compile(req);
     case 'step':
-      return { kind: 'step', ...session.stepTexts(req.step) };
+      return { kind: 'step', ...session.stepView(req.step) };
     case 'graph': {
       const g = session.graph(req.step, req.fn, req.graph);
       return { kind: 'graph', dot: g.dot, blocks: g.blocks, blockCount: g.blockCount, ir: g.ir, order: g.order, step: req.step, fn: g.fn };
