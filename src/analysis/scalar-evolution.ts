@@ -319,7 +319,13 @@ export class ScalarEvolution {
         // counting up to n (exclusive): max(n, s) - s over c, rounded up
         const signed = pred === Pred.SLT;
         if (c <= 0n || (c !== 1n && !(signed ? nsw : nuw) && !this.cannotOverflowPast(n, c, signed))) return null;
-        const top = this.knownAtEntry(signed ? Pred.SGE : Pred.UGE, n, s, loop) ? n : signed ? ctx.smax(n, s) : ctx.umax(n, s);
+        const ge = signed ? Pred.SGE : Pred.UGE;
+        // n >= s - c + 1 is enough to drop the max: from there up to s, n - s + c - 1 lies
+        // in [0, c - 2] and the division gives 0 as it should (LLVM's howManyLessThans tests
+        // the guard against Start - Stride the same way)
+        const low = s.kind === SK.Const ? s.c - c + 1n : null;
+        const lowOk = low !== null && c > 1n && (signed ? low >= -(1n << BigInt(bits - 1)) : BigInt.asUintN(bits, s.c) - c + 1n >= 0n);
+        const top = this.knownAtEntry(ge, n, s, loop) || (lowOk && this.knownAtEntry(ge, n, ctx.constant(low!, bits), loop)) ? n : signed ? ctx.smax(n, s) : ctx.umax(n, s);
         const dist = ctx.minus(top, s);
         return c === 1n ? dist : ctx.udiv(ctx.add([dist, ctx.constant(c - 1n, bits)]), step);
       }
