@@ -202,6 +202,58 @@ x:
     sameResults(ir, 'indvars', 'f', [[0], [1], [5], [1200]]);
   });
 
+  it('an unsigned IV stepping by 2 in a mustprogress loop without side effects has a count; without the loop ID it has none', () => {
+    // u += 2 while u < n, no nuw: wrapping would repeat the same residues forever (UB when the
+    // loop must progress), so the count of the first lap is the count; rotation keeps the ID
+    const ir = (md: string) => `define i32 @f(i32 %n) {
+entry:
+  br label %h
+h:
+  %u = phi i32 [ 1, %entry ], [ %u1, %b ]
+  %s = phi i32 [ 0, %entry ], [ %s1, %b ]
+  %c = icmp ult i32 %u, %n
+  br i1 %c, label %b, label %x
+b:
+  %s1 = add i32 %s, 7
+  %u1 = add i32 %u, 2
+  br label %h${md}
+x:
+  ret i32 %s
+}
+${md === '' ? '' : '!0 = distinct !{!0, !1}\n!1 = !{!"llvm.loop.mustprogress"}\n'}`;
+    const pipeline = 'loop-rotate,indvars,loop-deletion,dce';
+    const finite = opt(ir(', !llvm.loop !0'), pipeline);
+    expect(loopsOf(finite, 'f').loops.length).toBe(0);
+    expect(opt(ir(', !llvm.loop !0'), 'loop-rotate').text).toMatch(/br i1 %\S+, label %\S+, label %\S+, !llvm.loop !0/);
+    expect(loopsOf(opt(ir(''), pipeline), 'f').loops.length).toBe(1);
+    expect(sameResults(ir(', !llvm.loop !0'), pipeline, 'f', [[0], [1], [2], [3], [10], [11], [12]])).toEqual([0, 0, 7, 7, 35, 35, 42]);
+  });
+
+  it('instcombine: srem and urem of a recurrence of multiples of 4 by 4 is 0 (known bits through the phi)', () => {
+    const ir = `define i32 @f(i32 %n, i32 %k) {
+entry:
+  %k4 = shl i32 %k, 2
+  br label %h
+h:
+  %i = phi i32 [ %k4, %entry ], [ %i1, %h ]
+  %s = phi i32 [ 0, %entry ], [ %s2, %h ]
+  %r = srem i32 %i, 4
+  %q = urem i32 %i, 8
+  %s1 = add i32 %s, %r
+  %s2 = add i32 %s1, %q
+  %i1 = add i32 %i, 12
+  %c = icmp slt i32 %i1, %n
+  br i1 %c, label %h, label %x
+x:
+  ret i32 %s2
+}`;
+    const r = opt(ir, 'instcombine');
+    // 4 divides every value (the start and the step); 8 does not
+    expect(countOps(r.text, 'srem')).toBe(0);
+    expect(r.text).toMatch(/and i32 %i, 7/);
+    sameResults(ir, 'instcombine', 'f', [[0, 0], [100, -7], [50, 3]]);
+  });
+
   it('correlated-propagation: a phi entry decided by its edge becomes a constant', () => {
     const ir = `define i32 @f(i32 %a, i1 %c) {
 entry:
