@@ -229,6 +229,36 @@ ${md === '' ? '' : '!0 = distinct !{!0, !1}\n!1 = !{!"llvm.loop.mustprogress"}\n
     expect(sameResults(ir(', !llvm.loop !0'), pipeline, 'f', [[0], [1], [2], [3], [10], [11], [12]])).toEqual([0, 0, 7, 7, 35, 35, 42]);
   });
 
+  it('loop-deletion removes a dead loop with two exits when one of them has a count, or when it must progress', () => {
+    // for (j = 0; j <= 13; j++) if (k == 22) break;  nothing it computes is used after it
+    const ir = (bound: string, md: string) => `define i32 @f(i32 %k, i32 %n) {
+entry:
+  %e = icmp eq i32 %k, 22
+  br label %h
+h:
+  %j = phi i32 [ 0, %entry ], [ %j1, %l ]
+  br i1 %e, label %x, label %l
+l:
+  %j1 = add nsw i32 %j, 1
+  %c = icmp slt i32 %j1, ${bound}
+  br i1 %c, label %h, label %x${md}
+x:
+  %r = phi i32 [ 5, %h ], [ 5, %l ]
+  %r1 = add i32 %r, %k
+  ret i32 %r1
+}
+${md === '' ? '' : '!0 = distinct !{!0, !1}\n!1 = !{!"llvm.loop.mustprogress"}\n'}`;
+    const pipeline = 'loop-deletion';
+    for (const [bound, md, left] of [['14', '', 0], ['%n', '', 0], ['%n', ', !llvm.loop !0', 0]] as const) {
+      const r = opt(ir(bound, md), pipeline);
+      expect(loopsOf(r, 'f').loops.length, `bound ${bound} ${md}`).toBe(left);
+      sameResults(ir(bound, md), pipeline, 'f', [[22, 3], [0, 3], [7, 100]]);
+    }
+    // j != n with an unknown n, no flags and no mustprogress: the loop may never end, it stays
+    const r = opt(ir('%n', '').replace('add nsw i32 %j, 1', 'add i32 %j, 3').replace('icmp slt', 'icmp ne'), pipeline);
+    expect(loopsOf(r, 'f').loops.length).toBe(1);
+  });
+
   it('instcombine: srem and urem of a recurrence of multiples of 4 by 4 is 0 (known bits through the phi)', () => {
     const ir = `define i32 @f(i32 %n, i32 %k) {
 entry:
