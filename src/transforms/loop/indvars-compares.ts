@@ -1,7 +1,7 @@
 /**
  * Compares of induction variables decided by their ranges, the part of indvars LLVM calls
  * SimplifyIndvar::eliminateIVComparison (ScalarEvolution::isKnownPredicate by ranges,
- * getRangeRef): `icmp pred a, b` inside a loop where a or b is a recurrence, and the
+ * getRangeRef): `icmp pred a, C` inside a loop where a is (or holds) a recurrence, and the
  * unsigned or signed ranges of their expressions (analysis/scev-range.ts) make it always
  * true or always false, becomes that constant.
  *
@@ -18,6 +18,7 @@ import { ConstantInt } from '../../ir/constants.js';
 import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
 import { Opcode, Pred } from '../../ir/opcodes.js';
+import { ValueKind } from '../../ir/value.js';
 import type { BasicBlock } from '../../ir/basic-block.js';
 import type { ConstantRange } from '../../analysis/constant-range.js';
 import { freshScalarEvolution, type ScalarEvolution } from '../../analysis/scalar-evolution.js';
@@ -76,6 +77,17 @@ export function decideByRanges(pred: Pred, l: ConstantRange, r: ConstantRange, l
   }
 }
 
+/**
+ * A used integer compare of an instruction with a constant: the guards rotation leaves are
+ * of this form, and asking only of these keeps the ranges (and a fresh scalar evolution)
+ * from being computed for every exit test.
+ */
+function isCandidate(i: Instruction): boolean {
+  if (i.op !== Opcode.ICmp || !i.operand(0).type.isInt() || !i.hasUses()) return false;
+  const [a, b] = [i.operand(0), i.operand(1)];
+  return (a.kind === ValueKind.ConstantInt) !== (b.kind === ValueKind.ConstantInt) && (a instanceof Instruction || b instanceof Instruction);
+}
+
 export function foldIVCompares(fn: Function, se: ScalarEvolution): number {
   const li = se.li;
   const ranges = scevRanges(se);
@@ -84,7 +96,7 @@ export function foldIVCompares(fn: Function, se: ScalarEvolution): number {
     if (!(b.id >= 0 && b.id < li.cfg.n) || li.loopFor(b.id) === null) continue;
     for (let i: Instruction | null = b.first, next: Instruction | null = null; i !== null; i = next) {
       next = i.next;
-      if (i.op !== Opcode.ICmp || !i.operand(0).type.isInt() || !i.hasUses()) continue;
+      if (!isCandidate(i)) continue;
       const l = se.get(i.operand(0));
       const r = se.get(i.operand(1));
       const rl = recurrences(l, b);
@@ -102,7 +114,15 @@ export function foldIVCompares(fn: Function, se: ScalarEvolution): number {
 
 /** The hook indvars calls last: the cached scalar evolution when nothing changed before, else a fresh one. */
 export function indvarsComparesSCEV(fn: Function, ctx: PassContext, changedBefore: boolean): number {
-  if (ctx.analyses.get(LoopAnalysis).loops.length === 0) return 0;
+  const li = ctx.analyses.get(LoopAnalysis);
+  if (li.loops.length === 0) return 0;
+  let any = false;
+  for (const b of fn.blocks()) {
+    if (!(b.id >= 0 && b.id < li.cfg.n) || li.loopFor(b.id) === null) continue;
+    for (let i: Instruction | null = b.first; i !== null && !any; i = i.next) any = isCandidate(i);
+    if (any) break;
+  }
+  if (!any) return 0;
   const n = foldIVCompares(fn, changedBefore ? freshScalarEvolution(fn) : ctx.analyses.get(ScalarEvolutionAnalysis));
   if (n > 0) ctx.stat('compares decided by IV ranges', n);
   return n;
