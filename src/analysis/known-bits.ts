@@ -1,7 +1,8 @@
 /**
  * Known bits of an integer value: which bits are certainly 0 and which certainly 1, after
  * LLVM's ValueTracking `computeKnownBits` (llvm/lib/Analysis/ValueTracking.cpp), the part
- * of it InstCombine's narrowing rules need (`MaskedValueIsZero`).
+ * of it InstCombine's narrowing and remainder rules need (`MaskedValueIsZero`), phis and
+ * their simple recurrences included.
  *
  * Invariants: `zero & one` is always 0; a bit set in `zero` (`one`) is 0 (1) in every
  * execution where the value is not poison. Both masks are unsigned bigints below 2^width.
@@ -145,9 +146,45 @@ export function computeKnownBits(v: Value, depth = 0): KnownBits {
       const b = computeKnownBits(i.ops[2].value, d);
       return { zero: a.zero & b.zero, one: a.one & b.one };
     }
+    case Opcode.Phi:
+      return phiKnown(i, d);
     default:
       return UNKNOWN;
   }
+}
+
+/**
+ * A phi: a simple recurrence `[start], [phi +/- step]` keeps the low zero bits start and
+ * step share (LLVM's matchSimpleRecurrence case); any other phi, what all its incoming
+ * values agree on, looked at one level deep only (LLVM recurses at MaxDepth - 1 there), so a
+ * cycle of phis costs no more than one visit of each operand.
+ */
+function phiKnown(p: Instruction, d: number): KnownBits {
+  const w = p.type.bits;
+  if (p.numIncoming === 2) {
+    for (let k = 0; k < 2; k++) {
+      const next = p.incomingValue(1 - k);
+      if (next.kind !== ValueKind.Instruction) continue;
+      const n = next as Instruction;
+      if ((n.op !== Opcode.Add && n.op !== Opcode.Sub) || (n.ops[0].value !== p && (n.op === Opcode.Sub || n.ops[1].value !== p))) continue;
+      const step = n.ops[0].value === p ? n.ops[1].value : n.ops[0].value;
+      const a = computeKnownBits(p.incomingValue(k), d);
+      const b = computeKnownBits(step, d);
+      const tz = Math.min(trailingZeros(a.zero, w), trailingZeros(b.zero, w));
+      return { zero: mask(tz), one: 0n };
+    }
+  }
+  let zero = mask(w);
+  let one = mask(w);
+  for (let k = 0; k < p.numIncoming; k++) {
+    const v = p.incomingValue(k);
+    if (v === p) continue;
+    const kb = computeKnownBits(v, Math.max(d, MAX_DEPTH - 1));
+    zero &= kb.zero;
+    one &= kb.one;
+    if (zero === 0n && one === 0n) break;
+  }
+  return p.numIncoming === 0 ? UNKNOWN : { zero, one };
 }
 
 /** Whether every bit of `bits` is known zero in `v` (LLVM's MaskedValueIsZero). */

@@ -36,6 +36,7 @@ import { CFG } from './cfg.js';
 import { findLoops, type Loop, type LoopInfo } from './loops.js';
 import { NW, SCEV, SCEVContext, SK } from './scev-expr.js';
 import { scevRanges } from './scev-range.js';
+import { loopIsFiniteByAssumption } from './loop-finite.js';
 
 const MAX_DEPTH = 48;
 
@@ -45,6 +46,7 @@ export class ScalarEvolution {
   /** Values cached while a header phi stood for itself (forgotten once it is resolved). */
   private log: Value[] | null = null;
   private readonly btc = new Map<Loop, SCEV | null>();
+  private readonly finite = new Map<Loop, boolean>();
 
   constructor(
     readonly fn: Function,
@@ -318,8 +320,14 @@ export class ScalarEvolution {
       case Pred.ULT: {
         // counting up to n (exclusive): max(n, s) - s over c, rounded up
         const signed = pred === Pred.SLT;
-        if (c <= 0n || (c !== 1n && !(signed ? nsw : nuw) && !this.cannotOverflowPast(n, c, signed))) return null;
-        const top = this.knownAtEntry(signed ? Pred.SGE : Pred.UGE, n, s, loop) ? n : signed ? ctx.smax(n, s) : ctx.umax(n, s);
+        if (c <= 0n || (c !== 1n && !(signed ? nsw : nuw) && !this.cannotOverflowPast(n, c, signed) && !this.finiteNoWrap(c, onlyExit, loop))) return null;
+        const ge = signed ? Pred.SGE : Pred.UGE;
+        // n >= s - c + 1 is enough to drop the max: from there up to s, n - s + c - 1 lies
+        // in [0, c - 2] and the division gives 0 as it should (LLVM's howManyLessThans tests
+        // the guard against Start - Stride the same way)
+        const low = s.kind === SK.Const ? s.c - c + 1n : null;
+        const lowOk = low !== null && c > 1n && (signed ? low >= -(1n << BigInt(bits - 1)) : BigInt.asUintN(bits, s.c) - c + 1n >= 0n);
+        const top = this.knownAtEntry(ge, n, s, loop) || (lowOk && this.knownAtEntry(ge, n, ctx.constant(low!, bits), loop)) ? n : signed ? ctx.smax(n, s) : ctx.umax(n, s);
         const dist = ctx.minus(top, s);
         return c === 1n ? dist : ctx.udiv(ctx.add([dist, ctx.constant(c - 1n, bits)]), step);
       }
@@ -338,7 +346,7 @@ export class ScalarEvolution {
       case Pred.UGT: {
         // counting down to n (exclusive)
         const signed = pred === Pred.SGT;
-        if (c >= 0n || (c !== -1n && !(signed ? nsw : nuw) && !this.cannotOverflowPast(n, c, signed))) return null;
+        if (c >= 0n || (c !== -1n && !(signed ? nsw : nuw) && !this.cannotOverflowPast(n, c, signed) && !this.finiteNoWrap(-c, onlyExit, loop))) return null;
         const top = this.knownAtEntry(signed ? Pred.SGE : Pred.UGE, s, n, loop) ? s : signed ? ctx.smax(s, n) : ctx.umax(s, n);
         const dist = ctx.minus(top, n);
         return c === -1n ? dist : ctx.udiv(ctx.add([dist, ctx.constant(-c - 1n, bits)]), ctx.constant(-c, bits));
@@ -357,6 +365,19 @@ export class ScalarEvolution {
       default:
         return null;
     }
+  }
+
+  /**
+   * Whether a recurrence stepping by |c| = 2^k past an invariant bound in the only exit of a
+   * loop that may be assumed finite (loop-finite.ts) leaves before it wraps: if it wrapped,
+   * every later lap would visit the same residues mod 2^k as the first, none of them past
+   * the bound, and the loop would never end. (Not so for other steps: a later lap visits
+   * other residues and may leave there, so the count of the first lap would be wrong.)
+   */
+  private finiteNoWrap(c: bigint, onlyExit: boolean, loop: Loop): boolean {
+    if (!onlyExit || (c & (c - 1n)) !== 0n) return false;
+    if (!this.finite.has(loop)) this.finite.set(loop, loopIsFiniteByAssumption(this.fn, loop));
+    return this.finite.get(loop)!;
   }
 
   /**

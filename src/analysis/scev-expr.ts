@@ -230,8 +230,21 @@ export class SCEVContext {
       } else rest.push(o);
     }
     if (cst === 0n || rest.length === 0) return this.constant(cst, bits);
-    // a recurrence times an invariant: each operand times it
-    const ri = rest.findIndex((x) => x.kind === SK.AddRec);
+    // recurrences of one loop multiply into one (LLVM's getMulExpr on two add-recurrences)
+    for (let i = 0; i < rest.length; i++) {
+      if (rest[i].kind !== SK.AddRec) continue;
+      for (let j = i + 1; j < rest.length; j++) {
+        const a = rest[i];
+        const b = rest[j];
+        if (b.kind !== SK.AddRec || b.loop !== a.loop || a.ops.length + b.ops.length - 1 > MAX_PRODUCT_OPS) continue;
+        const p = this.recProduct(a, b);
+        return this.mul([this.constant(cst, bits), ...rest.filter((_, k) => k !== i && k !== j), p]);
+      }
+    }
+    // a recurrence times an invariant: each operand times it (the innermost recurrence, so
+    // that those of loops around it count as invariant)
+    let ri = -1;
+    for (let k = 0; k < rest.length; k++) if (rest[k].kind === SK.AddRec && (ri < 0 || rest[k].loop!.depth > rest[ri].loop!.depth)) ri = k;
     if (ri >= 0) {
       const r = rest[ri];
       const others = rest.filter((_, i) => i !== ri);
@@ -265,6 +278,31 @@ export class SCEVContext {
     if (all.length === 1) return all[0];
     all.sort((x, y) => compareSCEV(x, y));
     return this.intern(SK.Mul, bits, all, 0n, null, null, flags, this.key(SK.Mul, bits, all));
+  }
+
+  /**
+   * {a0,+,a1,…}<L> * {b0,+,b1,…}<L>: as polynomials in the binomial basis C(i, k) of the
+   * iteration i, C(i,k)·C(i,j) = Σ_m C(m,k)·C(k,m-j)·C(i,m) for max(k,j) ≤ m ≤ k+j (count the
+   * ways an m-set splits into a k-set and a j-set covering it), so operand m of the product
+   * is Σ C(m,k)·C(k,m-j)·a_k·b_j; exact mod 2^bits as an identity between integer
+   * polynomials.
+   */
+  private recProduct(a: SCEV, b: SCEV): SCEV {
+    const bits = a.bits;
+    const n = a.ops.length + b.ops.length - 1;
+    const ops: SCEV[] = [];
+    for (let m = 0; m < n; m++) {
+      const terms: SCEV[] = [];
+      for (let k = 0; k < a.ops.length; k++) {
+        for (let j = 0; j < b.ops.length; j++) {
+          if (m < k || m < j || m > k + j) continue;
+          const coef = choose(m, k) * choose(k, m - j);
+          terms.push(this.mul([this.constant(coef, bits), a.ops[k], b.ops[j]]));
+        }
+      }
+      ops.push(terms.length === 0 ? this.constant(0n, bits) : this.add(terms));
+    }
+    return this.addRec(ops, a.loop!, 0);
   }
 
   udiv(a: SCEV, b: SCEV): SCEV {
@@ -373,7 +411,7 @@ export class SCEVContext {
   /**
    * The value of recurrence `r` after `it` iterations: Σ ops[k] * C(it, k). Affine ones are
    * exact mod 2^bits; for higher orders C(it, k) is computed as LLVM's BinomialCoefficient
-   * does, in a wider type so the division by k! is exact (declined past order 3 or 64 bits).
+   * does, in a wider type so the division by k! is exact (declined past order 6 or 128 bits).
    */
   evaluateAtIteration(r: SCEV, it: SCEV): SCEV | null {
     const bits = r.bits;
@@ -404,7 +442,7 @@ export class SCEVContext {
     // numbers below 2^w is below 2^(k*w) (and it is 0 when it < k, a factor being 0)
     const narrow = it.kind === SK.ZExt && k * it.ops[0].bits <= bits;
     const wide = narrow ? bits : bits + t;
-    if (k > 3 || wide > 64) return null;
+    if (k > 6 || wide > 128) return null;
     const prod: SCEV[] = [];
     for (let i = 0; i < k; i++) prod.push(this.zext(this.add([it, this.constant(BigInt(-i), bits)]), wide));
     const divided = this.trunc(this.udiv(this.mul(prod), this.constant(1n << BigInt(t), wide)), bits);
@@ -438,6 +476,15 @@ function shiftedFlags(r: SCEV, d: bigint): number {
   const ok = c > 0n ? d <= 0n && exact >= min : c < 0n ? d >= 0n && exact <= max : false;
   if (!ok) return 0;
   return c > 0n && exact >= 0n ? NW.NSW | NW.NUW : NW.NSW;
+}
+
+/** Operands a product of recurrences may have (LLVM caps it too): order 4 at most. */
+const MAX_PRODUCT_OPS = 5;
+
+function choose(n: number, k: number): bigint {
+  let r = 1n;
+  for (let i = 0; i < k; i++) r = (r * BigInt(n - i)) / BigInt(i + 1);
+  return r;
 }
 
 /** x^-1 mod 2^bits for odd x (Newton's iteration). */

@@ -9,6 +9,7 @@ import { Instruction } from '../../ir/instruction.js';
 import { Flag, Opcode } from '../../ir/opcodes.js';
 import type { Value } from '../../ir/value.js';
 import { isKnownNonNegative } from '../../analysis/value-tracking.js';
+import { maskedValueIsZero } from '../../analysis/known-bits.js';
 import { isRangeNonNegative } from '../../analysis/signed-range.js';
 import { isCInt } from '../../analysis/patterns.js';
 import { fitsUnsigned, signedMin } from '../../util/apint.js';
@@ -70,6 +71,7 @@ export function combineMulDivRem(ic: InstCombiner, i: Instruction): Value | null
     case Opcode.URem: {
       if (bc === null) return null;
       const k = log2Exact(bc.zext());
+      if (k > 0 && maskedValueIsZero(a, bc.zext() - 1n)) return ci(t, 0n);
       if (k > 0) return ic.bin(Opcode.And, a, ci(t, bc.zext() - 1n));
       return null;
     }
@@ -78,6 +80,8 @@ export function combineMulDivRem(ic: InstCombiner, i: Instruction): Value | null
       // x srem -C == x srem C (the sign follows the dividend)
       if (bc.value < 0n && bc.value !== signedMin(w) && bc.value !== -1n) return ic.bin(Opcode.SRem, a, ci(t, -bc.value));
       const k = bc.value > 0n ? log2Exact(bc.value) : -1;
+      // a multiple of 2^k leaves no remainder, whatever its sign (LLVM gets it from known bits)
+      if (k > 0 && maskedValueIsZero(a, bc.value - 1n)) return ci(t, 0n);
       if (k > 0 && isKnownNonNegative(a)) return ic.bin(Opcode.And, a, ci(t, bc.value - 1n));
       // LLVM's visitSRem: "if the sign bits of both operands are zero, turn this into a urem"
       if (bc.value > 0n && k <= 0 && isRangeNonNegative(a)) return ic.bin(Opcode.URem, a, bc);

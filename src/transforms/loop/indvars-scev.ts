@@ -112,7 +112,8 @@ export function rewriteExitValuesSCEV(fn: Function, se: ScalarEvolution): ExitVa
     if (loopDies && live.reduce((t, x) => t + cost(x.s!), 0) > DEAD_LOOP_BUDGET) continue;
     const at = exit.firstNonPhi();
     if (at === null) continue;
-    const ex = new SCEVExpander(at, se);
+    // a loop that dies pays for new phis in the loops around it (a strength-reduced exit value)
+    const ex = new SCEVExpander(at, se, loopDies);
     for (const { v, s } of live) {
       if (s === null) continue;
       if (!loopDies && cost(s) > CHEAP) continue;

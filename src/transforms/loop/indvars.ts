@@ -56,6 +56,7 @@ import { deleteIfDead } from '../utils/local.js';
 import { SK, Sym, sConst, sVal, sAdd, sMul, sNeg, sSub, SymEmitter, BasicIV, Linear } from './iv-expr.js';
 import { widenIV } from './indvars-widen.js';
 import { indvarsExitValuesSCEV } from './indvars-scev.js';
+import { indvarsComparesSCEV } from './indvars-compares.js';
 import { indvarsLFTRSCEV } from './indvars-lftr.js';
 
 export interface IndVarsOptions {
@@ -545,6 +546,7 @@ export const indvarsPass = definePass({
     let changed = r.cfgChanged || r.redundant + r.reduced + r.exitValues + r.lftr + r.widened > 0;
     if (indvarsExitValuesSCEV(fn, ctx, changed, r.cfgChanged).replaced > 0) changed = true;
     if (opts.lftr && indvarsLFTRSCEV(fn, ctx, changed) > 0) changed = true;
+    if (indvarsComparesSCEV(fn, ctx, changed) > 0) changed = true;
     return { changed, preserved: r.cfgChanged ? 'none' : changed ? 'cfg' : 'all' };
   },
 });

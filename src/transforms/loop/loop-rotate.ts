@@ -40,7 +40,7 @@ import { repairSSA } from '../utils/ssa-repair.js';
 import { commonLoop, LoopMembership, simplifyLoops } from '../utils/loop-simplify.js';
 import { edgeCount, mergeSuccessorIntoBlock, splitBlockPredecessors, splitEdge } from '../utils/basic-block-utils.js';
 import { cloneRecords } from '../utils/debug-info.js';
-import { type DbgRecord, MDKind, type MDNode, remapRecord } from '../../ir/metadata.js';
+import { type DbgRecord, getAttachment, MDKind, type MDNode, remapRecord, withAttachment } from '../../ir/metadata.js';
 
 export interface LoopRotateOptions {
   /** Most instructions of a header duplicated into the preheader. */
@@ -198,7 +198,12 @@ function rotate(fn: Function, l: Loop, shape: LiveLoop, mem: LoopMembership): vo
     if (outside) repairSSA(fn, i, phi === null ? [{ block: ph, value: map.get(i)! }] : [{ block: ph, value: map.get(i)! }, { block: inLoopSucc, value: phi }]);
   }
   insertDebugValuesForPhis(h, newPhis);
+  // the loop keeps its loop ID (`!llvm.loop`: mustprogress, unroll hints) on its new latch
+  // branch, as LLVM's rotation keeps it with the loop
+  const loopID = getAttachment(latch.terminator()!.md, 'llvm.loop');
   mergeSuccessorIntoBlock(latch, h);
+  const nt = latch.terminator();
+  if (loopID !== null && nt !== null) nt.md = withAttachment(nt.md, 'llvm.loop', loopID);
 }
 
 /** Gives `to` the records collected on `from` (a holder outside the IR), remapped to the copies. */

@@ -19,6 +19,8 @@ import { Opcode, Pred } from '../../ir/opcodes.js';
 import { ValueKind, type Value } from '../../ir/value.js';
 import { defineCountingPass } from '../../pm/define-pass.js';
 import { foldRangeCompares } from './correlated-compares.js';
+import { propagateBranchFacts } from './branch-facts.js';
+import { DominatorTreeAnalysis } from '../../pm/analyses.js';
 
 /** The constant `v` has on the edge `from -> to`, if the branch there decides it. */
 function constantOnEdge(v: Value, from: Instruction, toIsTrue: boolean): Value | null {
@@ -56,7 +58,8 @@ export const correlatedPropagationPass = defineCountingPass({
   description: 'phi entries decided by the branch on their edge become constants; compares decided by the ranges of their operands fold',
   local: true,
   // phi entries decided by their edge, then compares the operands' ranges decide (correlated-compares.ts)
-  count: (fn) => ({ entries: propagateEdgeConstants(fn), compares: foldRangeCompares(fn) }),
-  stats: { entries: 'phi entries made constant', compares: 'compares folded by ranges' },
+  // and conditions a dominating branch decided (branch-facts.ts)
+  count: (fn, ctx) => ({ entries: propagateEdgeConstants(fn), compares: foldRangeCompares(fn), branches: propagateBranchFacts(fn, ctx.analyses.get(DominatorTreeAnalysis)) }),
+  stats: { entries: 'phi entries made constant', compares: 'compares folded by ranges', branches: 'uses decided by a dominating branch' },
   preserves: 'cfg',
 });

@@ -1,13 +1,15 @@
 /**
  * Turns a scalar evolution expression back into instructions at a point of the function
- * (LLVM's SCEVExpander, for expressions without recurrences): adds and muls as chains,
+ * (LLVM's SCEVExpander): adds and muls as chains,
  * `(-1 * x)` terms as subtractions, smax/umax as icmp + select, casts as casts. Equal
  * subexpressions are emitted once per expander.
  *
  * Invariants: the emitted arithmetic carries no nsw/nuw (it is exact mod 2^bits, as the
  * expression is, so it never makes poison); every unknown must dominate the insertion point
- * (the caller checks with `dominatesPoint`); recurrences are declined (null), so nothing is
- * emitted for an expression that cannot be expanded whole (checked before emitting).
+ * (the caller checks with `dominatesPoint`); a recurrence (of a loop around the point) is
+ * written with a phi of its loop that counts the iterations, else, when the caller allows
+ * it, as new phis of that loop; otherwise it is declined (null; what was emitted by then is
+ * dead code for dce).
  */
 import type { BasicBlock } from '../../ir/basic-block.js';
 import { ConstantInt } from '../../ir/constants.js';
@@ -17,6 +19,7 @@ import { Opcode, Pred } from '../../ir/opcodes.js';
 import { intType } from '../../ir/types.js';
 import type { Value } from '../../ir/value.js';
 import type { DominatorTree } from '../../analysis/dominators.js';
+import type { Loop } from '../../analysis/loops.js';
 import { SK, type SCEV } from '../../analysis/scev-expr.js';
 import type { ScalarEvolution } from '../../analysis/scalar-evolution.js';
 
@@ -49,9 +52,9 @@ export function expansionCost(s: SCEV): number {
       case SK.Unknown:
         continue;
       case SK.AddRec:
-        // an outer loop's recurrence: start + step * (iv - iv's start)
-        if (!x.isAffine()) return Infinity;
-        cost += 3;
+        // an outer loop's recurrence: start + step * (iv - iv's start), or a new phi and an
+        // add in its loop per order
+        cost += x.isAffine() ? 3 : 2 * (x.ops.length - 1);
         break;
       case SK.Add:
       case SK.Mul:
@@ -91,6 +94,21 @@ export function dominatesPoint(s: SCEV, block: BasicBlock, dt: DominatorTree): b
   return true;
 }
 
+/** Whether every unknown of `s` is defined in `block` or a block dominating it (usable at its end). */
+function availableAtEnd(s: SCEV, block: BasicBlock, dt: DominatorTree): boolean {
+  const stack = [s];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (x.kind === SK.Unknown && x.value instanceof Instruction) {
+      const b = x.value.parent;
+      if (b === null || (b !== block && !dt.dominatesBlock(b, block))) return false;
+    }
+    if (x.kind === SK.AddRec && !(block.id >= 0 && block.id < x.loop!.info.cfg.n && x.loop!.contains(block.id))) return false;
+    for (const o of x.ops) stack.push(o);
+  }
+  return true;
+}
+
 /** `(-1 * t)`: emitted as a subtraction of t. */
 function isNegTerm(o: SCEV): boolean {
   return o.kind === SK.Mul && o.ops.length === 2 && o.ops[0].kind === SK.Const && o.ops[0].c === -1n;
@@ -101,12 +119,64 @@ export class SCEVExpander {
   private readonly b: IRBuilder;
   /** Instructions emitted, for statistics. */
   emitted = 0;
+  /** Expanders at the preheaders of loops that got new phis (their starts are emitted there). */
+  private readonly atPreheader = new Map<Loop, SCEVExpander>();
 
   constructor(
     before: Instruction,
     private readonly se: ScalarEvolution,
+    /** Whether a recurrence of a loop around the point may become new phis of that loop. */
+    private readonly newPhis = false,
   ) {
     this.b = new IRBuilder().setInsertPointBefore(before);
+  }
+
+  /**
+   * A recurrence of a loop around the insertion point as phis of its own (LLVM's
+   * expandAddRecExprLiterally): {o0,+,o1,…,+,on} is P0 with P_k = phi [o_k, preheader],
+   * [P_k + P_(k+1), latch] and P_n = o_n, so every value is the running sum of the next
+   * order's, as the recurrence's definition says. Needs a preheader and one latch; the
+   * operands are invariant in the loop, so they are emitted in the preheader.
+   */
+  private literal(r: SCEV): Value | null {
+    const loop = r.loop!;
+    const cfg = loop.info.cfg;
+    const ph = loop.preheader();
+    const latches = loop.latches();
+    if (!this.newPhis || ph < 0 || latches.length !== 1) return null;
+    const preBlock = cfg.blockOf(ph)!;
+    const header = cfg.blockOf(loop.header)!;
+    const latch = cfg.blockOf(latches[0])!;
+    const lt = latch.terminator();
+    const pt = preBlock.terminator();
+    if (lt === null || pt === null) return null;
+    for (const o of r.ops) if (!this.se.ctx.isInvariantIn(o, loop) || !availableAtEnd(o, preBlock, this.se.dt)) return null;
+    let pre = this.atPreheader.get(loop);
+    if (pre === undefined) this.atPreheader.set(loop, (pre = new SCEVExpander(pt, this.se, this.newPhis)));
+    const starts: Value[] = [];
+    for (const o of r.ops) {
+      const v = pre.expand(o);
+      if (v === null) return null;
+      starts.push(v);
+    }
+    this.emitted += pre.emitted;
+    pre.emitted = 0;
+    const ty = intType(r.bits);
+    const hb = new IRBuilder(header);
+    const phis: Instruction[] = [];
+    for (let k = 0; k < r.ops.length - 1; k++) {
+      phis.push(hb.phi(ty, 'scev.iv'));
+      this.emitted++;
+    }
+    const lb = new IRBuilder().setInsertPointBefore(lt);
+    for (let k = 0; k < phis.length; k++) {
+      const next = k + 1 < phis.length ? phis[k + 1] : starts[k + 1];
+      const inc = lb.binary(Opcode.Add, phis[k], next);
+      this.emitted++;
+      phis[k].addIncoming(starts[k], preBlock);
+      phis[k].addIncoming(inc, latch);
+    }
+    return phis[0];
   }
 
   /**
@@ -115,14 +185,21 @@ export class SCEVExpander {
    */
   private viaCountingPhi(r: SCEV): SCEV | null {
     const se = this.se;
+    const ctx = se.ctx;
     const header = r.loop!.info.cfg.blockOf(r.loop!.header)!;
+    // a phi that is the recurrence itself
+    for (const p of header.phis()) if (p.type.isInt(r.bits) && se.get(p) === r) return ctx.unknown(p, r.bits);
     for (const p of header.phis()) {
       if (!p.type.isInt(r.bits)) continue;
       const ps = se.get(p);
-      if (ps.kind === SK.AddRec && ps.loop === r.loop && ps.isAffine() && ps.step.isOne()) {
-        const ctx = se.ctx;
-        return ctx.add([r.start, ctx.mul([r.step, ctx.minus(ctx.unknown(p, r.bits), ps.start)])]);
-      }
+      if (ps.kind !== SK.AddRec || ps.loop !== r.loop || !ps.isAffine() || ps.step.kind !== SK.Const) continue;
+      // p - p's start = c * it: the step over c when c is ±1 or divides it exactly
+      const c = ps.step.c;
+      let factor: SCEV | null = null;
+      if (c === 1n) factor = r.step;
+      else if (c === -1n) factor = ctx.negate(r.step);
+      else if (c !== 0n && r.step.kind === SK.Const && r.step.c % c === 0n) factor = ctx.constant(r.step.c / c, r.bits);
+      if (factor !== null) return ctx.add([r.start, ctx.mul([factor, ctx.minus(ctx.unknown(p, r.bits), ps.start)])]);
     }
     return null;
   }
@@ -135,10 +212,8 @@ export class SCEVExpander {
       const [x, ready] = stack.pop()!;
       if (this.done.has(x)) continue;
       if (x.kind === SK.AddRec) {
-        if (!x.isAffine()) return null;
-        const y = this.viaCountingPhi(x);
-        if (y === null) return null;
-        const v = this.expand(y);
+        const y = x.isAffine() ? this.viaCountingPhi(x) : null;
+        const v = y !== null ? this.expand(y) : this.literal(x);
         if (v === null) return null;
         this.done.set(x, v);
         continue;
