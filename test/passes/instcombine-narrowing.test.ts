@@ -21,7 +21,7 @@ import { TypeKind } from '../../src/ir/types.js';
 import { computeKnownBits } from '../../src/analysis/known-bits.js';
 import { clangToLL, hasLlvm, LLVM_AS, OPT, runLli, runTool } from '../helpers/llvm.js';
 import { stripNoinline } from '../helpers/noinline.js';
-import { bodyAfter, bodyLines, yieldToEventLoop } from './scalar-helpers.js';
+import { bodyAfter, bodyLines, optimize, yieldToEventLoop } from './scalar-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ssakit-narrow-'));
 
@@ -68,6 +68,10 @@ const CASES: [string, string][] = [
   [
     'an or operand with no demanded bit set is dropped (a struct of two i32 in one i64)',
     `define i64 @f(i64 %x, i64 %y) {\n  %h = and i64 %x, -4294967296\n  %o = or i64 %h, %y\n  %m = and i64 %o, 4294967295\n  ret i64 %m\n}`,
+  ],
+  [
+    'index wrapping ((x % 8) + 8) % 8 is x & 7 (srem of a non-negative range, then the low bits of an srem by 2^k)',
+    `define i32 @f(i32 %x) {\n  %a = srem i32 %x, 8\n  %b = add i32 %a, 8\n  %c = srem i32 %b, 8\n  ret i32 %c\n}`,
   ],
 ];
 
@@ -209,6 +213,24 @@ describe.runIf(hasLlvm())('instcombine narrowing keeps behaviour on random byte 
       }
     }
   }, 600_000);
+});
+
+describe('the srem-by-2^k mask rules keep every i8 input (exhaustive, against JavaScript arithmetic)', () => {
+  it('((x % d) + d) % d and (x % d) & m for d = 2..64, m below d, after instcombine, equal % computed in JS', () => {
+    for (const d of [2, 4, 8, 64]) {
+      for (const m of [1, d - 1, d >> 1]) {
+        const text = `@fmt = private constant [7 x i8] c"%d %d\\0A\\00"\ndeclare i32 @printf(ptr, ...)\n` +
+          `define internal void @g(i8 %d) {\n  %x = sext i8 %d to i32\n  %a = srem i32 %x, ${d}\n  %b = add i32 %a, ${d}\n  %c = srem i32 %b, ${d}\n` +
+          `  %e = and i32 %a, ${m}\n  %p = call i32 (ptr, ...) @printf(ptr @fmt, i32 %c, i32 %e)\n  ret void\n}\n` +
+          `define i32 @main() {\n  ${Array.from({ length: 256 }, (_, x) => `call void @g(i8 ${x - 128})`).join('\n  ')}\n  ret i32 0\n}\n`;
+        const { m: mod } = optimize(text, 'instcombine');
+        const g = printFunction(mod.getFunction('g')!);
+        expect(g, 'the rules fired').not.toMatch(/srem i32 %b|and i32 %a/);
+        const want = Array.from({ length: 256 }, (_, k) => `${(((k - 128) % d) + d) % d} ${((k - 128) % d) & m}\n`).join('');
+        expect(runModule(mod, { stdout: 'collect' }).stdoutBytes!.toString('latin1'), `d = ${d}, m = ${m}`).toBe(want);
+      }
+    }
+  });
 });
 
 describe('known bits agree with every execution (exhaustive over i8 inputs)', () => {

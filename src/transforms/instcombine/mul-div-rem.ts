@@ -78,7 +78,8 @@ export function combineMulDivRem(ic: InstCombiner, i: Instruction): Value | null
       // x srem -C == x srem C (the sign follows the dividend)
       if (bc.value < 0n && bc.value !== signedMin(w) && bc.value !== -1n) return ic.bin(Opcode.SRem, a, ci(t, -bc.value));
       const k = bc.value > 0n ? log2Exact(bc.value) : -1;
-      if (k > 0 && isKnownNonNegative(a)) return ic.bin(Opcode.And, a, ci(t, bc.value - 1n));
+      // a non-negative dividend, by its known bits or by its range (`(x srem 8) + 8` is in [1, 15])
+      if (k > 0 && (isKnownNonNegative(a) || isRangeNonNegative(a))) return ic.bin(Opcode.And, a, ci(t, bc.value - 1n));
       // LLVM's visitSRem: "if the sign bits of both operands are zero, turn this into a urem"
       if (bc.value > 0n && k <= 0 && isRangeNonNegative(a)) return ic.bin(Opcode.URem, a, bc);
       return null;
