@@ -76,7 +76,8 @@ import { simplifyLoops } from '../utils/loop-simplify.js';
 import { readShape, unroll, type Shape } from '../utils/unroll-loop.js';
 import { unrollRuntime } from '../utils/loop-unroll-runtime.js';
 import { peelCount, peelLoop, type PeelPlan } from '../utils/loop-peel.js';
-import { hasUnrollDisable } from '../utils/loop-metadata.js';
+import { hasLoopFlag, hasUnrollDisable } from '../utils/loop-metadata.js';
+import { RUNTIME_DISABLE } from './loop-vectorize.js';
 import { dominatesPoint, expansionCost, SCEVExpander } from '../utils/scev-expander.js';
 import { defineCountingPass, param } from '../../pm/define-pass.js';
 
@@ -232,7 +233,7 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
     if (count === null) {
       // a symbolic trip count: unrolled at run time, around a remainder loop (its unknowns
       // dominate the header: defined before the preheader's end, where it is expanded)
-      const k = closed === null && fromSE === null ? runtimeCount(shape.size, o) : 0;
+      const k = closed === null && fromSE === null && !hasLoopFlag(shape.latch.terminator()!, RUNTIME_DISABLE) ? runtimeCount(shape.size, o) : 0;
       const btc = k >= 2 ? (se ??= new ScalarEvolution(fn, li, li.domTree)).backedgeTakenCount(l) : null;
       if (btc !== null && btc.kind !== SK.Const && expansionCost(btc) <= RUNTIME_BUDGET && dominatesPoint(btc, shape.header, li.domTree)) {
         trace?.(`loop-unroll: %${name}: ${shape.size} instructions, trip count unknown until run time: unrolled by ${k} with a remainder loop`);
