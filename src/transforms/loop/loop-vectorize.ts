@@ -13,8 +13,9 @@
  *  - each header phi is an induction `i = phi [S, ph], [i ± C, latch]` (C a constant) or an
  *    integer reduction `r = phi [I, ph], [r op x, latch]` (op add/mul/and/or/xor, each used
  *    by the other alone inside the loop: reassociating wrapping arithmetic is exact);
- *  - every other instruction is arithmetic, a compare, a select, a cast, a GEP, or a simple
- *    load or store (no calls, no integer division: x86 has no vector divide); the values
+ *  - every other instruction is arithmetic, a compare, a select, a cast, a GEP, a simple
+ *    load or store, or an element-wise intrinsic (fmuladd, smax, …; no other calls, integer
+ *    division by constants only: x86 has no vector divide); the values
  *    computed in vectors have elements of at most 32 bits (i64 and double would halve VF);
  *  - every load and store whose value is computed in a vector has a consecutive address:
  *    a GEP off a loop-invariant base whose byte offset grows by the element size each
@@ -111,6 +112,22 @@ const RED_OK = new Set([Opcode.Add, Opcode.Mul, Opcode.And, Opcode.Or, Opcode.Xo
 
 const isInst = (v: Value): v is Instruction => v.kind === ValueKind.Instruction;
 
+/** Element-wise intrinsics with vector forms llc lowers inline (LLVM's isTriviallyVectorizable, the common part). */
+const VECTOR_INTRINSICS = ['llvm.fmuladd.', 'llvm.fma.', 'llvm.smax.', 'llvm.smin.', 'llvm.umax.', 'llvm.umin.', 'llvm.fabs.', 'llvm.minnum.', 'llvm.maxnum.', 'llvm.sqrt.'];
+
+/** For a call of an element-wise intrinsic on scalars: the name of its <4 x T> form (`llvm.fmuladd.f32` → `llvm.fmuladd.v4f32`), else null. */
+function vectorIntrinsic(i: Instruction): string | null {
+  const f = i.operand(0);
+  if (f.kind !== ValueKind.Function) return null;
+  const name = (f as Function).name;
+  const prefix = VECTOR_INTRINSICS.find((p) => name.startsWith(p));
+  if (prefix === undefined) return null;
+  const suffix = name.slice(prefix.length);
+  if (!/^(f32|i8|i16|i32)$/.test(suffix)) return null;
+  for (let k = 1; k < i.numOperands; k++) if (i.operand(k).type !== i.type) return null;
+  return `${prefix}v${VF}${suffix}`;
+}
+
 /**
  * An integer division or remainder by a constant that cannot trap (not 0, not -1 when
  * signed): llc lowers the vector form to multiplications, as it does the scalar one, and the
@@ -189,6 +206,12 @@ function readPlan(l: Loop, li: LoopInfo, se: ScalarEvolution): Plan | string {
       accesses.push(i);
       mark(vec, i.operand(0));
       mark(lane0, i.operand(1));
+      continue;
+    }
+    if (i.op === Opcode.Call && vectorIntrinsic(i) !== null) {
+      if (lane0.has(i)) return 'intrinsic call in an address';
+      if (!vec.has(i)) return 'unused call';
+      for (let k = 1; k < i.numOperands; k++) mark(vec, i.operand(k));
       continue;
     }
     if (i.op === Opcode.Call || i.op === Opcode.Fence || i.op === Opcode.AtomicRMW || i.op === Opcode.AtomicCmpXchg || i.op === Opcode.VAArg) return `${i.opcodeName} in the loop`;
@@ -291,8 +314,9 @@ function distance(a: Linear, b: Linear): bigint | null {
  * The linear forms of the body's integer and pointer values (one forward pass, operands
  * before users). An extension (sext/zext, or a narrow GEP index, which GEP sign-extends) of
  * a value that changes in the loop is an atom whose stride is that value's, provided scalar
- * evolution's range of it spans at most half its type: then consecutive iterations never
- * cross the wrap point, and the extended values step exactly as the narrow ones.
+ * evolution's range of it (signed or unsigned, as the extension) does not wrap and misses
+ * 2·|stride| − 1 values: then no iteration steps across the wrap point, and the extended values
+ * step exactly as the narrow ones.
  */
 function linearForms(body: BasicBlock, ivs: Induction[], se: ScalarEvolution): (v: Value) => Linear | null {
   const forms = new Map<Value, Linear | null>();
@@ -328,8 +352,12 @@ function linearForms(body: BasicBlock, ivs: Induction[], se: ScalarEvolution): (
       let st = strideOf(f, ivs, body);
       if (st !== null) {
         st = BigInt.asIntN(w, st);
+        // a step across the wrap point of the extension needs a value within |step| of each
+        // end, so a range that does not wrap (in that sense) and leaves 2·|step| − 1 values
+        // out is never crossed
         const r = signed ? ranges.signed(se.get(v)) : ranges.unsigned(se.get(v));
-        if (r.isFull() || r.size() > 1n << BigInt(w - 1)) st = null;
+        const gap = 2n * (st < 0n ? -st : st) - 1n;
+        if (r.isFull() || (signed ? r.isSignWrapped() : r.isWrapped()) || r.size() > (1n << BigInt(w)) - gap) st = null;
       }
       e = pair[signed ? 0 : 1] = new Extended(st);
     }
@@ -420,6 +448,7 @@ function vectorize(fn: Function, plan: Plan, count: Value): boolean {
   const ph = shape.preheader;
   const ty = count.type;
   const K = (n: bigint | number) => ConstantInt.get(ty, n);
+  for (const i of vec) if (i.op === Opcode.Call && m.getOrInsertFunction(vectorIntrinsic(i)!, functionType(vectorType(i.type, VF), new Array<Type>(i.numOperands - 1).fill(vectorType(i.type, VF)))) === null) return false;
   const reduceFns = new Map<Opcode, Function>();
   for (const r of reds) {
     const vt = vectorType(r.phi.type, VF);
@@ -518,7 +547,13 @@ function vectorize(fn: Function, plan: Plan, count: Value): boolean {
     if (!vec.has(i)) continue;
     const vt = vectorType(i.type.scalarType(), VF);
     let w: Instruction;
-    if (i.op === Opcode.Load) {
+    if (i.op === Opcode.Call) {
+      const ft = functionType(vt, new Array<Type>(i.numOperands - 1).fill(vt));
+      const callee = m.getOrInsertFunction(vectorIntrinsic(i)!, ft)!;
+      w = new Instruction(Opcode.Call, vt, [callee, ...i.operands().slice(1).map(vecOf)]);
+      w.auxType = ft;
+      w.flags = i.flags;
+    } else if (i.op === Opcode.Load) {
       w = new Instruction(Opcode.Load, vt, [lane0Of(i.operand(0))]);
       w.align = i.align || storeSize(i.type);
       w.md = i.md;
