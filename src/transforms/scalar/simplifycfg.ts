@@ -11,7 +11,10 @@
  *  - a block holding only phis and `br label %s` is removed, its predecessors branching to %s
  *    directly, unless a common predecessor would need two different values in a phi of %s;
  *  - a two-entry phi at the join of a small triangle/diamond whose arms can be speculated
- *    (isSafeToSpeculate) becomes a `select` (parameter `no-select` turns this off).
+ *    (isSafeToSpeculate) becomes a `select` (parameter `no-select` turns this off);
+ *  - a block computing a branch condition whose predecessor shares a destination with it
+ *    is folded into the predecessor, the conditions joined (FoldBranchToCommonDest,
+ *    simplifycfg-common-dest.ts; off with `no-select` too).
  *
  * Invariants kept: every phi has one entry per incoming edge (a predecessor branching twice
  * to a block has two equal entries), so each removed edge removes exactly one entry; no
@@ -30,6 +33,7 @@ import type { PassContext } from '../../pm/pass.js';
 import { definePass, param, reportStats } from '../../pm/define-pass.js';
 import { countIncomingEdges, edgeCount, mergeSuccessorIntoBlock, replaceWithBranch, retargetEdges } from '../utils/basic-block-utils.js';
 import { foldTrivialPhis, removeUnreachableBlocks } from '../utils/local.js';
+import { foldBranchToCommonDest } from './simplifycfg-common-dest.js';
 
 function isUnreachableOnly(bb: BasicBlock): boolean {
   return bb.first !== null && bb.first.op === Opcode.Unreachable;
@@ -49,7 +53,7 @@ export interface SimplifyCFGOptions {
 export const DEFAULT_SIMPLIFYCFG_OPTIONS: SimplifyCFGOptions = { selects: true, speculationLimit: 4, phiLimit: 4 };
 
 class SimplifyCFG {
-  stats = { unreachable: 0, folded: 0, merged: 0, forwarded: 0, selects: 0, phis: 0 };
+  stats = { unreachable: 0, folded: 0, merged: 0, forwarded: 0, selects: 0, phis: 0, commonDest: 0 };
 
   constructor(
     readonly fn: Function,
@@ -121,6 +125,10 @@ class SimplifyCFG {
       drop!.removePredecessorFromPhis(bb, false);
       replaceWithBranch(bb, keep);
       this.stats.folded++;
+      return true;
+    }
+    if (this.opts.selects && foldBranchToCommonDest(bb, t)) {
+      this.stats.commonDest++;
       return true;
     }
     if (this.opts.selects) return this.foldDiamondIntoSelect(bb, t);
@@ -336,7 +344,7 @@ export function simplifyCFG(fn: Function, opts: Partial<SimplifyCFGOptions> = {}
   const changed = s.run();
   if (ctx !== undefined) {
     const st = s.stats;
-    reportStats(ctx, { 'unreachable blocks removed': st.unreachable, 'terminators folded': st.folded, 'blocks merged': st.merged, 'forwarding blocks removed': st.forwarded, 'phis turned into selects': st.selects, 'trivial phis removed': st.phis });
+    reportStats(ctx, { 'unreachable blocks removed': st.unreachable, 'terminators folded': st.folded, 'blocks merged': st.merged, 'forwarding blocks removed': st.forwarded, 'phis turned into selects': st.selects, 'trivial phis removed': st.phis, 'branches folded into their predecessor': st.commonDest });
   }
   return changed;
 }
