@@ -104,6 +104,8 @@ interface Plan {
   /** Extensions of an induction that never wrap in the loop: their lane 0 is an induction of the wide type. */
   wideIVs: Map<Instruction, Induction>;
   btc: import('../../analysis/scev-expr.js').SCEV;
+  /** The vector loop runs only when `n` is not `max` (a `<=` exit test), or null. */
+  guard: { n: Value; max: bigint; iv: Instruction | null; signed: boolean } | null;
 }
 
 const BIN_OK = new Set([Opcode.Add, Opcode.Sub, Opcode.Mul, Opcode.Shl, Opcode.LShr, Opcode.AShr, Opcode.And, Opcode.Or, Opcode.Xor, Opcode.FAdd, Opcode.FSub, Opcode.FMul, Opcode.FDiv]);
@@ -156,7 +158,25 @@ function readPlan(l: Loop, li: LoopInfo, se: ScalarEvolution): Plan | string {
   const body = shape.header;
   const term = body.terminator()!;
   if (hasLoopFlag(term, VECTORIZED)) return 'already vectorized';
-  const btc = se.backedgeTakenCount(l);
+  let btc = se.backedgeTakenCount(l);
+  // `x <= n` (x counting by one, no no-wrap flag): infinite when n is the largest value, else
+  // the count of `x < n + 1`; the vector loop runs under a test that n is not the largest
+  // (LLVM's vectorizer assumes the same through a runtime SCEV predicate)
+  let guard: Plan['guard'] = null;
+  if (btc === null) {
+    const t = se.exitTest(l, l.latches()[0]);
+    const cmp = term.operand(0);
+    if (t !== null && (t.pred === Pred.SLE || t.pred === Pred.ULE) && t.a.step.isOne() && isInst(cmp) && cmp.op === Opcode.ICmp) {
+      const ctx = se.ctx;
+      const bound = ctx.add([t.n, ctx.constant(1n, t.n.bits)]);
+      btc = ctx.minus(t.pred === Pred.SLE ? ctx.smax(bound, t.a.start) : ctx.umax(bound, t.a.start), t.a.start);
+      const n = [cmp.operand(0), cmp.operand(1)].find((v) => !(isInst(v) && v.parent === body))!;
+      const w = t.n.bits;
+      const x = [cmp.operand(0), cmp.operand(1)].find((v) => v !== n)!;
+      const iv = body.phis().find((p) => p === x || p.incomingValueFor(body) === x) ?? null;
+      guard = { n, max: t.pred === Pred.SLE ? (1n << BigInt(w - 1)) - 1n : (1n << BigInt(w)) - 1n, iv, signed: t.pred === Pred.SLE };
+    }
+  }
   if (btc === null) return 'no backedge-taken count';
   if (btc.kind === SK.Const) {
     if (BigInt.asUintN(btc.bits, btc.c) + 1n < MIN_TRIP) return 'trip count below 16';
@@ -247,7 +267,7 @@ function readPlan(l: Loop, li: LoopInfo, se: ScalarEvolution): Plan | string {
     if (i.op === Opcode.Load || i.op === Opcode.Call) return 'unused load or call';
   }
   // addresses: linear forms of every integer and pointer value of the body, in order
-  const lin = linearForms(body, ivs, se);
+  const lin = linearForms(body, ivs, se, guard);
   const loads = accesses.filter((a) => a.op === Opcode.Load);
   const stores = accesses.filter((a) => a.op === Opcode.Store);
   for (const a of accesses) {
@@ -284,7 +304,7 @@ function readPlan(l: Loop, li: LoopInfo, se: ScalarEvolution): Plan | string {
     const e = f === null || f.terms.size !== 1 ? null : [...f.terms.keys()][0];
     if (iv !== undefined && e instanceof Extended && e.stride !== null) wideIVs.set(i, iv);
   }
-  return { shape, body, ivs, reds, vec, lane0, wideIVs, btc };
+  return { shape, body, ivs, reds, vec, lane0, wideIVs, btc, guard };
 }
 
 /** Σ coeff·step over the terms, or null when a term is neither invariant nor an induction. */
@@ -318,7 +338,7 @@ function distance(a: Linear, b: Linear): bigint | null {
  * 2·|stride| − 1 values: then no iteration steps across the wrap point, and the extended values
  * step exactly as the narrow ones.
  */
-function linearForms(body: BasicBlock, ivs: Induction[], se: ScalarEvolution): (v: Value) => Linear | null {
+function linearForms(body: BasicBlock, ivs: Induction[], se: ScalarEvolution, guard: Plan['guard']): (v: Value) => Linear | null {
   const forms = new Map<Value, Linear | null>();
   const atom = (v: Atom): Linear => ({ c: 0n, terms: new Map<Atom, bigint>([[v, 1n]]) });
   const extensions = new Map<Value, [Extended | null, Extended | null]>();
@@ -350,7 +370,10 @@ function linearForms(body: BasicBlock, ivs: Induction[], se: ScalarEvolution): (
     let e = pair[signed ? 0 : 1];
     if (e === null) {
       let st = strideOf(f, ivs, body);
-      if (st !== null) {
+      // under a `<=` guard (n not the largest value), the tested induction and its increment
+      // stay within [start, n] over the vector iterations: their extension of that sense is exact
+      const guarded = guard !== null && guard.iv !== null && guard.signed === signed && f.terms.size === 1 && f.terms.get(guard.iv) === 1n && (f.c === 0n || f.c === 1n) && ivs.some((x) => x.phi === guard.iv && x.step === 1n);
+      if (st !== null && !guarded) {
         st = BigInt.asIntN(w, st);
         // a step across the wrap point of the extension needs a value within |step| of each
         // end, so a range that does not wrap (in that sense) and leaves 2·|step| − 1 values
@@ -470,7 +493,11 @@ function vectorize(fn: Function, plan: Plan, count: Value): boolean {
   const b = new IRBuilder().setInsertPointBefore(pt);
   // vector iterations: floor(btc / VF), so that the scalar loop runs 1 … VF times after them
   const nvec = b.lshr(count, K(Math.log2(VF)), 'n.vec');
-  const skip = b.icmp(Pred.EQ, nvec, K(0), 'min.iters.check');
+  let skip: Value = b.icmp(Pred.EQ, nvec, K(0), 'min.iters.check');
+  if (plan.guard !== null) {
+    const g = plan.guard;
+    skip = b.or(skip, b.icmp(Pred.EQ, g.n, ConstantInt.get(g.n.type, BigInt.asIntN(g.n.type.bits, g.max))), 'count.check');
+  }
   b.condBr(skip, sph, vph);
   pt.eraseFromParent();
   // vector.ph: splats of invariants (made on demand below, placed here)
