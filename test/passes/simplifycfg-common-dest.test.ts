@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { countOps, opt, sameResults, stat } from './cfg-helpers.js';
 
+const PIPE = 'simplifycfg<common-dest>';
 const STAT = 'branches folded into their predecessor';
 
 /** P branches on a < b to bb (on `side`) or to the shared destination; bb branches on a % 2 == 1 (plus `extra`). */
@@ -41,10 +42,10 @@ describe('simplifycfg: FoldBranchToCommonDest', () => {
     for (const shared of ['T', 'F'] as const) {
       it(`condition block on the ${side} edge, sharing ${shared}: one branch on the joined conditions, same results for 121 inputs`, () => {
         const ir = shape(side, shared);
-        const r = opt(ir, 'simplifycfg');
+        const r = opt(ir, PIPE);
         expect(stat(r, 'simplifycfg', STAT)).toBe(1);
         expect(r.fnText('f')).not.toMatch(/^bb:/m);
-        sameResults(ir, 'simplifycfg', 'f', ARGS);
+        sameResults(ir, PIPE, 'f', ARGS);
         // with FoldTwoEntryPHINode after it, no conditional branch is left
         expect(countOps(r.fnText('f'), 'br')).toBe(0);
       });
@@ -53,9 +54,9 @@ describe('simplifycfg: FoldBranchToCommonDest', () => {
 
   it('refuses a condition block with a store, or with more than one other instruction', () => {
     const store = shape('true', 'F', 'store i32 %a, ptr @g');
-    expect(stat(opt(`@g = global i32 0\n${store}`, 'simplifycfg'), 'simplifycfg', STAT)).toBe(0);
+    expect(stat(opt(`@g = global i32 0\n${store}`, PIPE), 'simplifycfg', STAT)).toBe(0);
     const two = shape('true', 'F', '%x = add i32 %a, 1\n  %y = mul i32 %x, 3');
-    expect(stat(opt(two, 'simplifycfg'), 'simplifycfg', STAT)).toBe(0);
+    expect(stat(opt(two, PIPE), 'simplifycfg', STAT)).toBe(0);
   });
 
   it('refuses when the shared destination has a phi whose values from the two blocks differ', () => {
@@ -73,13 +74,13 @@ J:
   %v = phi i32 [ 1, %T ], [ 2, %bb ], [ 3, %entry ]
   ret i32 %v
 }`;
-    const r = opt(ir, 'simplifycfg');
+    const r = opt(ir, PIPE);
     expect(stat(r, 'simplifycfg', STAT)).toBe(0);
-    sameResults(ir, 'simplifycfg', 'f', ARGS);
+    sameResults(ir, PIPE, 'f', ARGS);
   });
 
   it("does not let the second condition's poison through when the first decides (a logical and, not `and`)", () => {
-    const r = opt(shape('true', 'F'), 'simplifycfg');
+    const r = opt(shape('true', 'F'), PIPE);
     expect(r.fnText('f')).toMatch(/select i1 %c1, i1 %c2, i1 false/);
   });
 });

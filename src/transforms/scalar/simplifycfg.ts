@@ -14,7 +14,7 @@
  *    (isSafeToSpeculate) becomes a `select` (parameter `no-select` turns this off);
  *  - a block computing a branch condition whose predecessor shares a destination with it
  *    is folded into the predecessor, the conditions joined (FoldBranchToCommonDest,
- *    simplifycfg-common-dest.ts; off with `no-select` too).
+ *    simplifycfg-common-dest.ts; only with the parameter `common-dest`, off by default).
  *
  * Invariants kept: every phi has one entry per incoming edge (a predecessor branching twice
  * to a block has two equal entries), so each removed edge removes exactly one entry; no
@@ -48,9 +48,15 @@ export interface SimplifyCFGOptions {
   speculationLimit: number;
   /** Most phis turned into selects at one join. */
   phiLimit: number;
+  /**
+   * FoldBranchToCommonDest (default off: a loop exit test joined into `select i1 %c1, i1 %c2,
+   * i1 false` hides the trip count from our scalar evolution, which reads icmp exits only;
+   * gen-890466885 of the fresh SysY sample ran 5x slower with it on).
+   */
+  commonDest: boolean;
 }
 
-export const DEFAULT_SIMPLIFYCFG_OPTIONS: SimplifyCFGOptions = { selects: true, speculationLimit: 4, phiLimit: 4 };
+export const DEFAULT_SIMPLIFYCFG_OPTIONS: SimplifyCFGOptions = { selects: true, speculationLimit: 4, phiLimit: 4, commonDest: false };
 
 class SimplifyCFG {
   stats = { unreachable: 0, folded: 0, merged: 0, forwarded: 0, selects: 0, phis: 0, commonDest: 0 };
@@ -127,7 +133,7 @@ class SimplifyCFG {
       this.stats.folded++;
       return true;
     }
-    if (this.opts.selects && foldBranchToCommonDest(bb, t)) {
+    if (this.opts.selects && this.opts.commonDest && foldBranchToCommonDest(bb, t)) {
       this.stats.commonDest++;
       return true;
     }
@@ -356,6 +362,7 @@ export const simplifycfgPass = definePass({
     selects: param.flag('select', DEFAULT_SIMPLIFYCFG_OPTIONS.selects, 'form selects from small diamonds and triangles', ['speculate-blocks']),
     speculationLimit: param.int('speculation-limit', DEFAULT_SIMPLIFYCFG_OPTIONS.speculationLimit, 'most instructions speculated into the branch block for one select'),
     phiLimit: param.int('phi-limit', DEFAULT_SIMPLIFYCFG_OPTIONS.phiLimit, 'most phis turned into selects at one join'),
+    commonDest: param.flag('common-dest', DEFAULT_SIMPLIFYCFG_OPTIONS.commonDest, 'fold a block computing a branch condition into its predecessor when they share a destination (off by default)'),
   },
   run: (fn, ctx, opts) => ({ changed: simplifyCFG(fn, opts, ctx) }),
 });
