@@ -26,6 +26,7 @@ import { gvnPass } from '../transforms/scalar/gvn.js';
 import { prePass } from '../transforms/scalar/pre.js';
 import { loopUnrollPass } from '../transforms/loop/loop-unroll.js';
 import { loopIdiomPass } from '../transforms/loop/loop-idiom.js';
+import { loopVectorizePass } from '../transforms/loop/loop-vectorize.js';
 import { loopDeletionPass } from '../transforms/loop/loop-deletion.js';
 import { functionAttrsPass } from '../transforms/ipo/function-attrs.js';
 import { ipsccpPass } from '../transforms/ipo/ipsccp.js';
@@ -67,6 +68,7 @@ const ALL_PASSES: PassInfo[] = [
   prePass,
   loopUnrollPass,
   loopIdiomPass,
+  loopVectorizePass,
   loopDeletionPass,
   functionAttrsPass,
   ipsccpPass,

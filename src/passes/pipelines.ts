@@ -91,6 +91,7 @@ const O2: PipelineStep[] = [
   // loops whose trip count is known only at run time, once, after the rounds above solved
   // what scalar evolution can (an unrolled inner loop has two exits and hides its exit values
   // from indvars; LLVM too runs its runtime LoopUnrollPass late, in the optimization pipeline)
+  { pass: 'loop-vectorize', why: "innermost counted loops with consecutive accesses run four iterations at a time in <4 x T> (LLVM's LoopVectorize, in its optimization pipeline after the simplification rounds, before the runtime unroller)" },
   { pass: 'loop-simplify', why: 'the unroller expects preheaders, one latch and dedicated exits' },
   { pass: 'loop-unroll<runtime-count=8>', why: 'symbolic trip counts: unrolled by up to 8 around a remainder loop, both marked llvm.loop.unroll.disable' },
   { pass: 'instcombine', why: 'fold the copies (IV steps chain up) and the trip-count arithmetic' },

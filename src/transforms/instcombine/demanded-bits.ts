@@ -8,6 +8,7 @@
  *   and (bo (zext X), C1), C       -> zext (and (bo X, trunc C1), trunc C)   C fits X
  *   and X, C                       -> X        when X's possibly-set bits are all in C
  *   and (bo (and Y, C2), Z), C     -> and (bo Y, Z), C   when C2 keeps every demanded bit
+ *   and (srem X, 2^k), C           -> and X, C           when C < 2^k
  *
  * Invariants: only the bits of C are demanded of the `and`'s operand; through and/or/xor
  * the operands' demanded bits are the same, through add/sub/mul the bits up to C's highest
@@ -91,6 +92,17 @@ export function andIsRedundant(and: Instruction): Value | null {
 export function simplifyDemandedOperands(and: Instruction, sink: DemandedSink): boolean {
   const bo = and.ops[0].value;
   const c = (and.ops[1].value as ConstantInt).zext();
+  // `X srem 2^k` has the low k bits of X (it differs from X by a multiple of 2^k): an and
+  // that keeps only those reads X (LLVM: SimplifyDemandedUseBits on SRem), e.g. the
+  // `((x % 8) + 8) % 8` of index wrapping becomes `x & 7`
+  if (isInst(bo) && bo.op === Opcode.SRem && bo.ops[1].value.kind === ValueKind.ConstantInt) {
+    const d = (bo.ops[1].value as ConstantInt).value;
+    if (d > 0n && (d & (d - 1n)) === 0n && c < d) {
+      and.setOperand(0, bo.ops[0].value);
+      sink.revisit(bo);
+      return true;
+    }
+  }
   if (!isInst(bo) || !bo.hasOneUse()) return false;
   let demanded: bigint;
   switch (bo.op) {

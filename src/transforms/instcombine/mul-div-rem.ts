@@ -82,7 +82,8 @@ export function combineMulDivRem(ic: InstCombiner, i: Instruction): Value | null
       const k = bc.value > 0n ? log2Exact(bc.value) : -1;
       // a multiple of 2^k leaves no remainder, whatever its sign (LLVM gets it from known bits)
       if (k > 0 && maskedValueIsZero(a, bc.value - 1n)) return ci(t, 0n);
-      if (k > 0 && isKnownNonNegative(a)) return ic.bin(Opcode.And, a, ci(t, bc.value - 1n));
+      // a non-negative dividend, by its known bits or by its range (`(x srem 8) + 8` is in [1, 15])
+      if (k > 0 && (isKnownNonNegative(a) || isRangeNonNegative(a))) return ic.bin(Opcode.And, a, ci(t, bc.value - 1n));
       // LLVM's visitSRem: "if the sign bits of both operands are zero, turn this into a urem"
       if (bc.value > 0n && k <= 0 && isRangeNonNegative(a)) return ic.bin(Opcode.URem, a, bc);
       return null;

@@ -48,7 +48,8 @@
  * With `runtime-count=K` (K ≥ 2; -O2 asks for 8 once, late), a loop whose backedge-taken count
  * scalar evolution knows only as an expression (cheap to compute in the preheader) is unrolled
  * by a power of two around a remainder loop (src/transforms/utils/loop-unroll-runtime.ts).
- * Loops marked `llvm.loop.unroll.disable` (runtime unrolling marks both of its loops) are left alone.
+ * Loops marked `llvm.loop.unroll.disable` (runtime unrolling marks both of its loops, partial
+ * unrolling the loop it leaves, as LLVM does) are left alone.
  * The mechanics (shape, cloning) are in src/transforms/utils/unroll-loop.ts.
  * A loop not unrolled completely whose tests on an IV change outcome only in the first ≤
  * `peel-count` iterations gets those peeled in front, the tests constant after
@@ -76,7 +77,8 @@ import { simplifyLoops } from '../utils/loop-simplify.js';
 import { readShape, unroll, type Shape } from '../utils/unroll-loop.js';
 import { unrollRuntime } from '../utils/loop-unroll-runtime.js';
 import { peelCount, peelLoop, type PeelPlan } from '../utils/loop-peel.js';
-import { hasUnrollDisable } from '../utils/loop-metadata.js';
+import { hasLoopFlag, hasUnrollDisable, setUnrollDisable } from '../utils/loop-metadata.js';
+import { RUNTIME_DISABLE } from './loop-vectorize.js';
 import { dominatesPoint, expansionCost, SCEVExpander } from '../utils/scev-expander.js';
 import { defineCountingPass, param } from '../../pm/define-pass.js';
 
@@ -232,7 +234,7 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
     if (count === null) {
       // a symbolic trip count: unrolled at run time, around a remainder loop (its unknowns
       // dominate the header: defined before the preheader's end, where it is expanded)
-      const k = closed === null && fromSE === null ? runtimeCount(shape.size, o) : 0;
+      const k = closed === null && fromSE === null && !hasLoopFlag(shape.latch.terminator()!, RUNTIME_DISABLE) ? runtimeCount(shape.size, o) : 0;
       const btc = k >= 2 ? (se ??= new ScalarEvolution(fn, li, li.domTree)).backedgeTakenCount(l) : null;
       if (btc !== null && btc.kind !== SK.Const && expansionCost(btc) <= RUNTIME_BUDGET && dominatesPoint(btc, shape.header, li.domTree)) {
         trace?.(`loop-unroll: %${name}: ${shape.size} instructions, trip count unknown until run time: unrolled by ${k} with a remainder loop`);
@@ -250,7 +252,12 @@ export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {},
   // the trip counts are expanded before any loop changes (an unknown of one may be a value of
   // another loop, which unrolling that loop renames for the uses after it, these included)
   const counts = runtime.map((r) => new SCEVExpander(r.shape.preheader.terminator()!, se!).expand(r.btc));
-  for (const { shape, trip, partial } of todo) unroll(fn, shape, trip, partial);
+  for (const { shape, trip, partial } of todo) {
+    const { lastLatch } = unroll(fn, shape, trip, partial);
+    // a partially unrolled loop is not unrolled again (LLVM's setLoopAlreadyUnrolled): a later
+    // round would otherwise unroll the k-fold body completely, a size no single decision allowed
+    if (partial) setUnrollDisable(lastLatch.terminator()!, fn.parent);
+  }
   for (const { shape, plan } of peels) peelLoop(fn, shape, plan);
   for (let n = 0; n < runtime.length; n++) if (counts[n] !== null) unrollRuntime(fn, runtime[n].shape, runtime[n].k, counts[n]!);
   const rt = counts.filter((c) => c !== null).length;

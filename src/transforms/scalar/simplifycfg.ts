@@ -11,7 +11,10 @@
  *  - a block holding only phis and `br label %s` is removed, its predecessors branching to %s
  *    directly, unless a common predecessor would need two different values in a phi of %s;
  *  - a two-entry phi at the join of a small triangle/diamond whose arms can be speculated
- *    (isSafeToSpeculate) becomes a `select` (parameter `no-select` turns this off).
+ *    (isSafeToSpeculate) becomes a `select` (parameter `no-select` turns this off);
+ *  - a block computing a branch condition whose predecessor shares a destination with it
+ *    is folded into the predecessor, the conditions joined (FoldBranchToCommonDest,
+ *    simplifycfg-common-dest.ts; only with the parameter `common-dest`, off by default).
  *
  * Invariants kept: every phi has one entry per incoming edge (a predecessor branching twice
  * to a block has two equal entries), so each removed edge removes exactly one entry; no
@@ -30,6 +33,7 @@ import type { PassContext } from '../../pm/pass.js';
 import { definePass, param, reportStats } from '../../pm/define-pass.js';
 import { countIncomingEdges, edgeCount, mergeSuccessorIntoBlock, replaceWithBranch, retargetEdges } from '../utils/basic-block-utils.js';
 import { foldTrivialPhis, removeUnreachableBlocks } from '../utils/local.js';
+import { foldBranchToCommonDest } from './simplifycfg-common-dest.js';
 
 function isUnreachableOnly(bb: BasicBlock): boolean {
   return bb.first !== null && bb.first.op === Opcode.Unreachable;
@@ -44,12 +48,18 @@ export interface SimplifyCFGOptions {
   speculationLimit: number;
   /** Most phis turned into selects at one join. */
   phiLimit: number;
+  /**
+   * FoldBranchToCommonDest (default off: a loop exit test joined into `select i1 %c1, i1 %c2,
+   * i1 false` hides the trip count from our scalar evolution, which reads icmp exits only;
+   * gen-890466885 of the fresh SysY sample ran 5x slower with it on).
+   */
+  commonDest: boolean;
 }
 
-export const DEFAULT_SIMPLIFYCFG_OPTIONS: SimplifyCFGOptions = { selects: true, speculationLimit: 4, phiLimit: 4 };
+export const DEFAULT_SIMPLIFYCFG_OPTIONS: SimplifyCFGOptions = { selects: true, speculationLimit: 4, phiLimit: 4, commonDest: false };
 
 class SimplifyCFG {
-  stats = { unreachable: 0, folded: 0, merged: 0, forwarded: 0, selects: 0, phis: 0 };
+  stats = { unreachable: 0, folded: 0, merged: 0, forwarded: 0, selects: 0, phis: 0, commonDest: 0 };
 
   constructor(
     readonly fn: Function,
@@ -121,6 +131,10 @@ class SimplifyCFG {
       drop!.removePredecessorFromPhis(bb, false);
       replaceWithBranch(bb, keep);
       this.stats.folded++;
+      return true;
+    }
+    if (this.opts.selects && this.opts.commonDest && foldBranchToCommonDest(bb, t)) {
+      this.stats.commonDest++;
       return true;
     }
     if (this.opts.selects) return this.foldDiamondIntoSelect(bb, t);
@@ -336,7 +350,7 @@ export function simplifyCFG(fn: Function, opts: Partial<SimplifyCFGOptions> = {}
   const changed = s.run();
   if (ctx !== undefined) {
     const st = s.stats;
-    reportStats(ctx, { 'unreachable blocks removed': st.unreachable, 'terminators folded': st.folded, 'blocks merged': st.merged, 'forwarding blocks removed': st.forwarded, 'phis turned into selects': st.selects, 'trivial phis removed': st.phis });
+    reportStats(ctx, { 'unreachable blocks removed': st.unreachable, 'terminators folded': st.folded, 'blocks merged': st.merged, 'forwarding blocks removed': st.forwarded, 'phis turned into selects': st.selects, 'trivial phis removed': st.phis, 'branches folded into their predecessor': st.commonDest });
   }
   return changed;
 }
@@ -348,6 +362,7 @@ export const simplifycfgPass = definePass({
     selects: param.flag('select', DEFAULT_SIMPLIFYCFG_OPTIONS.selects, 'form selects from small diamonds and triangles', ['speculate-blocks']),
     speculationLimit: param.int('speculation-limit', DEFAULT_SIMPLIFYCFG_OPTIONS.speculationLimit, 'most instructions speculated into the branch block for one select'),
     phiLimit: param.int('phi-limit', DEFAULT_SIMPLIFYCFG_OPTIONS.phiLimit, 'most phis turned into selects at one join'),
+    commonDest: param.flag('common-dest', DEFAULT_SIMPLIFYCFG_OPTIONS.commonDest, 'fold a block computing a branch condition into its predecessor when they share a destination (off by default)'),
   },
   run: (fn, ctx, opts) => ({ changed: simplifyCFG(fn, opts, ctx) }),
 });

@@ -48,3 +48,21 @@ export function setUnrollDisable(br: Instruction, m: Module | null): void {
   id.ops.push(id, ...props, new MDNode('', [MDString.get(DISABLE)], null));
   br.md = withAttachment(br.md, 'llvm.loop', id);
 }
+
+/** Whether the loop whose latch ends in `br` has the property `name` (e.g. `llvm.loop.isvectorized`). */
+export function hasLoopFlag(br: Instruction, name: string): boolean {
+  const id = getAttachment(br.md, 'llvm.loop');
+  if (id === null) return false;
+  for (const op of id.ops) if (isNode(op) && op !== id && isProperty(op, name)) return true;
+  return false;
+}
+
+/** Gives the loop whose latch ends in `br` the property `!{!"name"}` (a new loop ID keeping the old one's properties). */
+export function setLoopFlag(br: Instruction, name: string): void {
+  if (hasLoopFlag(br, name)) return;
+  const old = getAttachment(br.md, 'llvm.loop');
+  const props = old === null ? [] : old.ops.filter((op) => op !== old);
+  const id = new MDNode('', [], null, true);
+  id.ops.push(id, ...props, new MDNode('', [MDString.get(name)], null));
+  br.md = withAttachment(br.md, 'llvm.loop', id);
+}
