@@ -13,9 +13,10 @@
  *                    1/x², two sets of coefficients split at 1/0.35
  *   beyond           ±1 and 0/2 (rounded as 1 − tiny, tiny², 2 − tiny)
  * Invariants: erf(−x) = −erf(x), erfc(−x) = 2 − erfc(x); NaN in, NaN out; erf(±0) = ±0.
- * The exponentials are the interpreter's exp (Math.exp, not glibc's exp: the two round
- * differently on some inputs, so results far out in [1.25, 28) can differ by an ulp).
+ * The exponentials are glibc's exp method (libm-exp.ts), so most results are glibc's bits.
  */
+
+import { expGlibc } from './libm-exp.js';
 
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
@@ -115,7 +116,7 @@ function tail(ax: number, below: boolean): number {
     S = t1 + s2 * t2 + s4 * t3 + s6 * t4;
   }
   const z = clearLow(ax);
-  return Math.exp(-z * z - 0.5625) * Math.exp((z - ax) * (z + ax) + R / S);
+  return expGlibc(-z * z - 0.5625) * expGlibc((z - ax) * (z + ax) + R / S);
 }
 
 export function erf(x: number): number {

@@ -19,10 +19,11 @@
  *   the power computed as mant^x·2^(e·x) in double-double (mul_split, Dekker), and for
  *   x < 0 the reflection π / (x·sin(πx)·Γ(−x)) in double-double. Poles and −inf give
  *   NaN, ±0 give ±inf, overflow beyond 171.6…, underflow below −184.
- * exp, log, pow, sin, cos are the interpreter's (V8's, not glibc's): the results agree
- * with glibc to within a few ulp, bit for bit on the special values.
+ * exp is glibc's method (libm-exp.ts); log, pow, sin, cos are V8's, not glibc's: the results
+ * agree with glibc to within a few ulp, bit for bit on the special values.
  */
 
+import { expGlibc } from './libm-exp.js';
 import { RT } from './runtime.js';
 
 const f64 = new Float64Array(1);
@@ -238,13 +239,13 @@ const STIRLING = [1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360
 
 /** Γ(x) for 0 < x < 184 as [r, e]: Γ(x) = r·2^e (e keeps the intermediates finite). */
 function gammaPositive(x: number): [number, number] {
-  if (x < 0.5) return [Math.exp(lgammaR(x + 1)[0]) / x, 0];
-  if (x <= 1.5) return [Math.exp(lgammaR(x)[0]), 0];
+  if (x < 0.5) return [expGlibc(lgammaR(x + 1)[0]) / x, 0];
+  if (x <= 1.5) return [expGlibc(lgammaR(x)[0]), 0];
   if (x < 6.5) {
     const n = Math.ceil(x - 1.5);
     const xAdj = x - n;
     const [prod, eps] = gammaProduct(xAdj, 0, n);
-    return [Math.exp(lgammaR(xAdj)[0]) * prod * (1 + eps), 0];
+    return [expGlibc(lgammaR(xAdj)[0]) * prod * (1 + eps), 0];
   }
   let eps = 0;
   let xEps = 0;
@@ -266,7 +267,7 @@ function gammaPositive(x: number): [number, number] {
   }
   const exp2Adj = log2 * xInt;
   let [h1, l1] = mulSplit(Math.pow(mant, xAdj), 2 ** (log2 * xFrac));
-  const [h2, l2] = mulSplit(Math.exp(-xAdj), Math.sqrt((2 * Math.PI) / xAdj));
+  const [h2, l2] = mulSplit(expGlibc(-xAdj), Math.sqrt((2 * Math.PI) / xAdj));
   [h1, l1] = mulExpansion(h1, l1, h2, l2);
   [h1, l1] = divExpansion(h1, l1, prod, prod * eps);
   let expAdj = xEps * Math.log(xAdj);

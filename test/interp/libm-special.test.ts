@@ -6,9 +6,11 @@
  * and underflow below −184, huge arguments) and on random ones, printing every result in
  * %a. Bits are compared; where our exp/log/pow/sin (V8's) round differently from glibc's,
  * the distance allowed is stated per function, measured on 4,000 inputs:
- *   erf 4062/4070 bit-exact, ≤1 ulp; erfc 3953/4070, ≤3 ulp; lgamma 95% exact, ≤3 ulp
- *   outside (−28, −2) (glibc uses its lgamma_neg tables there: absolute error ≤ 1e-14);
- *   tgamma 71% exact, ≤4 ulp; float variants (glibc has separate float code) ≤3 float ulp.
+ *   erf 4070/4070 bit-exact; erfc 4069/4070, ≤1 ulp; lgamma 95% exact, ≤3 ulp outside
+ *   (−28, −2) (glibc uses its lgamma_neg tables there: absolute error ≤ 1e-14); tgamma 75%
+ *   exact, ≤3 ulp; float variants (glibc has separate float code) ≤3 float ulp.
+ * exp itself (glibc's method, libm-exp.ts; V8's Math.exp differed on 6% of inputs) is
+ * checked the same way on 2,000 inputs across its whole range.
  * Classification (NaN, ±inf, ±0, sign) and the sign of Γ must agree exactly everywhere.
  */
 import { describe, expect, it } from 'vitest';
@@ -30,7 +32,7 @@ static double special[] = { 0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 1e-300, 
 int main(void) {
   int n = sizeof special / sizeof special[0];
   srand48(12345);
-  for (int i = 0; i < n + 400; i++) {
+  for (int i = 0; i < n + 300; i++) {
     double x;
     if (i < n) x = special[i];
     else {
@@ -50,7 +52,7 @@ int main(void) {
 `;
 
 const COLS = ['x', 'erf', 'erfc', 'lgamma_r', 'sign', 'lgamma', 'signgam', 'tgamma', 'erff', 'erfcf', 'lgammaf', 'tgammaf'];
-const ULPS: Record<string, number> = { erf: 1, erfc: 3, lgamma_r: 3, lgamma: 3, tgamma: 4, erff: 3, erfcf: 3, lgammaf: 3, tgammaf: 3 };
+const ULPS: Record<string, number> = { erf: 1, erfc: 2, lgamma_r: 3, lgamma: 3, tgamma: 4, erff: 3, erfcf: 3, lgammaf: 3, tgammaf: 3 };
 
 function parseHex(s: string): number {
   if (s === 'inf') return Infinity;
@@ -120,12 +122,46 @@ describe.skipIf(!haveClang)('erf, erfc, lgamma, tgamma against glibc', () => {
         }
       }
       // most results are glibc's bits exactly (a regression in a method shows here first)
-      expect(exact.erf ?? 0).toBeGreaterThan(want.length * 0.98);
-      expect(exact.erfc ?? 0).toBeGreaterThan(want.length * 0.9);
+      expect(exact.erf ?? 0).toBeGreaterThan(want.length * 0.995);
+      expect(exact.erfc ?? 0).toBeGreaterThan(want.length * 0.99);
       expect(exact.lgamma ?? 0).toBeGreaterThan(want.length * 0.8);
-      expect(exact.tgamma ?? 0).toBeGreaterThan(want.length * 0.6);
+      expect(exact.tgamma ?? 0).toBeGreaterThan(want.length * 0.65);
     });
   }
+
+  it('exp: glibc\'s bits on all but rare inputs (its fma build rounds a few differently), within 1 ulp, specials exact', () => {
+    const src = String.raw`
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+static double special[] = { 0.0, -0.0, 0x1p-54, -0x1p-54, 0x1p-55, 1e-300, 1.0, -1.0, 0.5, 512.0, -512.0, 700.0, 709.78, 709.79, 710.0,
+  -708.3, -708.4, -720.5, -740.0, -745.1, -745.2, -746.0, 1023.9, -1023.9, 1024.0, -1024.0, 1e308, -1e308, 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0 };
+int main(void) {
+  int n = sizeof special / sizeof special[0];
+  srand48(777);
+  for (int i = 0; i < n + 2000; i++) {
+    double u = drand48();
+    double x = i < n ? special[i] : i % 3 == 0 ? (u - 0.5) * 60 : i % 3 == 1 ? (u - 0.5) * 1490 : (u - 0.5) * 1e-3;
+    printf("%a %a\n", x, exp(x));
+  }
+  return 0;
+}`;
+    const want = nativeRun(src).stdout.toString('latin1').trim().split('\n');
+    const got = runC(src, 'O0', {}, 'exp.c').stdoutBytes!.toString('latin1').trim().split('\n');
+    expect(got.length).toBe(want.length);
+    let exact = 0;
+    for (let r = 0; r < want.length; r++) {
+      const [x, w] = want[r].split(' ');
+      const g = got[r].split(' ')[1];
+      if (g === w) {
+        exact++;
+        continue;
+      }
+      expect(r, `exp(${x}): a special input, ${g} vs ${w}`).toBeGreaterThanOrEqual(31);
+      expect(Math.abs(ord(parseHex(g), false) - ord(parseHex(w), false)), `exp(${x}): ${g} vs ${w}`).toBeLessThanOrEqual(1);
+    }
+    expect(exact).toBeGreaterThan(want.length * 0.995);
+  });
 
   it('ldiv and lldiv: quotient toward zero, remainder with the sign of the dividend', () => {
     expectSameAsNative(String.raw`
