@@ -1,7 +1,7 @@
 /**
  * erf, erfc, lgamma (lgamma_r, signgam), tgamma, their float variants, and ldiv/lldiv against
  * glibc: one C program runs natively (clang-19 -O0, glibc's libm) and in the interpreter
- * (-O0 and -O2 IR) on a table of edge inputs (±0, ±inf, NaN, subnormals, 2^-70, poles at
+ * (its -O2 IR) on a table of edge inputs (±0, ±inf, NaN, subnormals, 2^-70, poles at
  * 0 and the negative integers, the interval boundaries of each method, overflow at 171.6
  * and underflow below −184, huge arguments) and on random ones, printing every result in
  * %a. Bits are compared; where our exp/log/pow/sin (V8's) round differently from glibc's,
@@ -10,7 +10,7 @@
  *   (−28, −2) (glibc uses its lgamma_neg tables there: absolute error ≤ 1e-14); tgamma 75%
  *   exact, ≤3 ulp; float variants (glibc has separate float code) ≤3 float ulp.
  * exp itself (glibc's method, libm-exp.ts; V8's Math.exp differed on 6% of inputs) is
- * checked the same way on 2,000 inputs across its whole range.
+ * checked the same way on 1,500 inputs across its whole range.
  * Classification (NaN, ±inf, ±0, sign) and the sign of Γ must agree exactly everywhere.
  */
 import { describe, expect, it } from 'vitest';
@@ -89,7 +89,8 @@ function kind(x: number): string {
 
 // Reason: needs clang-19 to build the native reference (apt-get install clang-19); without it the test is reported as skipped.
 describe.skipIf(!haveClang)('erf, erfc, lgamma, tgamma against glibc', () => {
-  for (const level of ['O0', 'O2'] as const) {
+  // -O2 only: the calls are the same at -O0 (the exp test below runs -O0)
+  for (const level of ['O2'] as const) {
     it(`-${level}: same classes and signs everywhere, bits within the stated ulps`, () => {
       const want = nativeRun(PROGRAM).stdout.toString('latin1').trim().split('\n');
       const got = runC(PROGRAM, level, {}, 'libm-special.c').stdoutBytes!.toString('latin1').trim().split('\n');
@@ -139,7 +140,7 @@ static double special[] = { 0.0, -0.0, 0x1p-54, -0x1p-54, 0x1p-55, 1e-300, 1.0, 
 int main(void) {
   int n = sizeof special / sizeof special[0];
   srand48(777);
-  for (int i = 0; i < n + 2000; i++) {
+  for (int i = 0; i < n + 1500; i++) {
     double u = drand48();
     double x = i < n ? special[i] : i % 3 == 0 ? (u - 0.5) * 60 : i % 3 == 1 ? (u - 0.5) * 1490 : (u - 0.5) * 1e-3;
     printf("%a %a\n", x, exp(x));
