@@ -347,7 +347,8 @@ export async function cliSample(texts: { text: string; ext: '.ll' | '.sy' }[]): 
       if (r.error !== undefined || r.signal !== null) problems.push(`${what}: timeout or signal ${r.signal}`);
       else if (/internal error/.test(err) || /\n\s+at .*:\d+:\d+\)?\n/.test(err)) problems.push(`${what}: ${err.slice(0, 400)}`);
       else if (args[0] !== 'run' && r.status !== 0 && r.status !== 1) problems.push(`${what}: exit ${r.status}`);
-      else if (r.status === 1 && !/^.+:\d+:\d+: error: |^.+: error: \d+ verifier problem|error: input module is broken|runtime error|ssakit: error:/m.test(err)) {
+      // (`run` exits with main's result: 1 and nothing on stderr is the program's own exit code)
+      else if (r.status === 1 && !(args[0] === 'run' && err === '') && !/^.+:\d+:\d+: error: |^.+: error: \d+ verifier problem|error: input module is broken|runtime error|ssakit: error:/m.test(err)) {
         problems.push(`${what}: unlocated failure: ${err.slice(0, 300)}`);
       }
     }
