@@ -86,11 +86,15 @@ export abstract class OperationParser extends ValueParser {
     const lx = this.lx;
     lx.next();
     let flags = 0;
-    for (;;) {
+    // LLParser 19: `nneg` only on zext/uitofp, `nuw`/`nsw` only on trunc (`zext nuw` is an error)
+    if (op === Opcode.ZExt || op === Opcode.UIToFP) {
       if (this.eatWord('nneg')) flags |= Flag.NNeg;
-      else if (this.eatWord('nuw')) flags |= Flag.NUW;
-      else if (this.eatWord('nsw')) flags |= Flag.NSW;
-      else break;
+    } else if (op === Opcode.Trunc) {
+      for (;;) {
+        if (!(flags & Flag.NUW) && this.eatWord('nuw')) flags |= Flag.NUW;
+        else if (!(flags & Flag.NSW) && this.eatWord('nsw')) flags |= Flag.NSW;
+        else break;
+      }
     }
     flags |= this.parseFastMath();
     const v = this.parseTypeAndValue();

@@ -94,6 +94,13 @@ export const AGREEMENT_CASES: [string, string][] = [
   ['an undeclared non-overloaded intrinsic with a suffix', fn('  call void @llvm.trap.x()\n  ret void', 'define void @f()')],
   ['an undeclared intrinsic LLVM 19 only upgrades', fn('  %r = call i32 @llvm.flt.rounds()\n  ret i32 %r')],
   ['undeclared overloaded intrinsics of several types', fn('  %a = call i32 @llvm.smax.q(i32 %x, i32 1)\n  %b = call i16 @llvm.smax(i16 1, i16 2)\n  %c = call <2 x float> @llvm.fabs.z(<2 x float> zeroinitializer)\n  %d = call { i32, i1 } @llvm.sadd.with.overflow(i32 %x, i32 %a)\n  %s = call ptr @llvm.stacksave()\n  call void @llvm.stackrestore.p0(ptr %s)\n  ret i32 %a', 'define i32 @f(i32 %x)')],
+  // cast flags by opcode (fuzz seed 250917004886: `zext nuw` was accepted)
+  ['zext nuw', fn('  %r = zext nuw i1 %c to i64\n  ret i64 %r', 'define i64 @f(i1 %c)')],
+  ['zext nneg and uitofp nneg', fn('  %r = zext nneg i8 %c to i64\n  %d = uitofp nneg i8 %c to double\n  ret i64 %r', 'define i64 @f(i8 %c)')],
+  ['sext nneg', fn('  %r = sext nneg i8 %c to i64\n  ret i64 %r', 'define i64 @f(i8 %c)')],
+  ['trunc nsw nuw', fn('  %r = trunc nsw nuw i64 %c to i8\n  %s = trunc nuw nsw i64 %c to i8\n  ret i8 %r', 'define i8 @f(i64 %c)')],
+  ['trunc nneg', fn('  %r = trunc nneg i64 %c to i8\n  ret i8 %r', 'define i8 @f(i64 %c)')],
+  ['bitcast nuw', fn('  %r = bitcast nuw i64 %c to double\n  ret double %r', 'define double @f(i64 %c)')],
   // globals carry their address space: `@g = addrspace(1) global ...` is used as `ptr addrspace(1) @g`
   ['a global of addrspace(1) used as ptr', '@g = addrspace(1) global i32 0\n@p = global ptr @g\n'],
   ['a global of addrspace(1) used as ptr addrspace(1)', '@g = addrspace(1) global i32 0\n@p = global ptr addrspace(1) @g\n'],
