@@ -101,6 +101,11 @@ export const AGREEMENT_CASES: [string, string][] = [
   ['trunc nsw nuw', fn('  %r = trunc nsw nuw i64 %c to i8\n  %s = trunc nuw nsw i64 %c to i8\n  ret i8 %r', 'define i8 @f(i64 %c)')],
   ['trunc nneg', fn('  %r = trunc nneg i64 %c to i8\n  ret i8 %r', 'define i8 @f(i64 %c)')],
   ['bitcast nuw', fn('  %r = bitcast nuw i64 %c to double\n  ret double %r', 'define double @f(i64 %c)')],
+  // binary flags by opcode (fuzz seed 250917005995: `add fast nsw` was accepted)
+  ['add fast nsw', fn('  %r = add fast nsw i32 %x, -2\n  ret i32 %r', 'define i32 @f(i32 %x)')],
+  ['udiv nsw', fn('  %r = udiv nsw i32 %x, 2\n  ret i32 %r', 'define i32 @f(i32 %x)')],
+  ['and disjoint', fn('  %r = and disjoint i32 %x, 2\n  ret i32 %r', 'define i32 @f(i32 %x)')],
+  ['flags on their own opcodes', fn('  %a = add nuw nsw i32 %x, 1\n  %b = shl nsw i32 %a, 1\n  %c = lshr exact i32 %b, 1\n  %d = or disjoint i32 %c, 0\n  %e = sitofp i32 %d to float\n  %g = fmul fast float %e, 2.0\n  ret i32 %d', 'define i32 @f(i32 %x)')],
   // globals carry their address space: `@g = addrspace(1) global ...` is used as `ptr addrspace(1) @g`
   ['a global of addrspace(1) used as ptr', '@g = addrspace(1) global i32 0\n@p = global ptr @g\n'],
   ['a global of addrspace(1) used as ptr addrspace(1)', '@g = addrspace(1) global i32 0\n@p = global ptr addrspace(1) @g\n'],
