@@ -446,7 +446,7 @@ function emitSuspendingCall(g: Gen, i: Instruction): string {
 const INLINE_MATH: Record<string, string> = {
   sqrt: 'Math.sqrt', fabs: 'Math.abs', floor: 'Math.floor', ceil: 'Math.ceil', trunc: 'Math.trunc',
   sin: 'Math.sin', cos: 'Math.cos', tan: 'Math.tan', asin: 'Math.asin', acos: 'Math.acos', atan: 'Math.atan',
-  atan2: 'Math.atan2', sinh: 'Math.sinh', cosh: 'Math.cosh', tanh: 'Math.tanh', exp: 'Math.exp', log: 'Math.log',
+  atan2: 'Math.atan2', sinh: 'Math.sinh', cosh: 'Math.cosh', tanh: 'Math.tanh', exp: 'expC', log: 'Math.log',
   log10: 'Math.log10', log2: 'Math.log2', pow: 'Math.pow', cbrt: 'Math.cbrt', hypot: 'Math.hypot', expm1: 'Math.expm1',
   log1p: 'Math.log1p', exp2: 'exp2', fmod: 'fmod', round: 'roundC', fmin: 'fminC', fmax: 'fmaxC', rint: 'rintC',
   nearbyint: 'rintC', ldexp: 'ldexp', scalbn: 'ldexp', copysign: 'copysign', exp10: 'exp10', asinh: 'Math.asinh',

@@ -132,7 +132,7 @@ export function emitIntrinsic(g: Gen, name: string, i: Instruction, args: string
     case 'minimum': return set(lanes(i.type, a, (x) => `Math.min(${x[0]}, ${x[1]})`));
     case 'maximum': return set(lanes(i.type, a, (x) => `Math.max(${x[0]}, ${x[1]})`));
     case 'pow': case 'powi': return math2('Math.pow');
-    case 'exp': return math1('Math.exp');
+    case 'exp': return math1('expC');
     case 'exp2': return math1('exp2');
     case 'exp10': return math1('exp10');
     case 'log': return math1('Math.log');

@@ -15,7 +15,7 @@
  * Also the rest of what test/interp/libc-list.txt found missing and could do without the
  * host: strndup, strerror, perror, strcoll/strxfrm (C locale), getline and read on stdin,
  * fileno, getpid (a fixed 1000: runs stay reproducible), sleep/usleep/nanosleep (they
- * advance the deterministic clock of libc-time.ts), div, remainder, ilogb, logb,
+ * advance the deterministic clock of libc-time.ts), div, ldiv, lldiv, remainder, ilogb, logb,
  * nextafter, fma, nan. What would reach the host (other files, processes, signals) or
  * leave the interpreter's control flow (setjmp/longjmp) stops the program with a message
  * saying it is not supported.
@@ -24,7 +24,8 @@ import { Fault } from './errors.js';
 import type { ExternalFn, Machine } from './machine.js';
 import { AK, ID_UNIT } from './memory.js';
 import { RT } from './runtime.js';
-import { i32, num, SITE } from './libc-args.js';
+import { i32, num, SITE, wide } from './libc-args.js';
+import type { Wide } from './wide.js';
 
 /** size_t argument as a JS number (huge sizes are effectively unbounded). */
 function size(v: unknown): number {
@@ -211,6 +212,16 @@ function ilogbD(x: number): number {
   if (Number.isNaN(x)) return -2147483648; // FP_ILOGBNAN on x86-64 glibc
   if (!Number.isFinite(x)) return 2147483647;
   return RT.frexp(x)[1] - 1;
+}
+
+function longDiv(a: unknown[]): [Wide, Wide] {
+  const x = BigInt(a[0] as number | bigint);
+  const y = BigInt(a[1] as number | bigint);
+  if (y === 0n) throw new Fault('ldiv: division by zero', SITE);
+  // LONG_MIN / -1 overflows: natively the division traps (SIGFPE)
+  if (y === -1n && x === -(1n << 63n)) throw new Fault('ldiv: LONG_MIN / -1 overflows', SITE);
+  const q = x / y; // BigInt division truncates toward zero, as C
+  return [wide(q), wide(x - q * y)];
 }
 
 export const LIBC_MORE: Record<string, ExternalFn> = {
@@ -400,6 +411,9 @@ export const LIBC_MORE: Record<string, ExternalFn> = {
     const r = (x - Math.imul(q, y)) | 0;
     return BigInt.asIntN(64, (BigInt(r) << 32n) | BigInt(q >>> 0));
   },
+  // ldiv_t/lldiv_t ({ i64, i64 }) come back as a two-field aggregate: quot, rem (C99: truncating)
+  ldiv: (S, a) => longDiv(a),
+  lldiv: (S, a) => longDiv(a),
   remainder: (S, a) => remainderD(num(a[0]), num(a[1])),
   remainderf: (S, a) => Math.fround(remainderD(num(a[0]), num(a[1]))),
   ilogb: (S, a) => ilogbD(num(a[0])),

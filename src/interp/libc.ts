@@ -26,6 +26,7 @@ import { seedRand, nextRand, randState, ctypeBits, ctypeLoc, callCmp, qsortImpl,
 export type { FileIds } from './libc-streams.js';
 import { LIBC_MORE } from './libc-more.js';
 import { LIBC_TIME } from './libc-time.js';
+import { LIBC_MATH } from './libc-math.js';
 
 function ioError(name: string): ExternalFn {
   return () => {
@@ -591,8 +592,9 @@ export const LIBC: Record<string, ExternalFn> = {
     return undefined;
   },
 };
-// time.h on a deterministic clock (libc-time.ts); drand48, strtok, strcasecmp, getenv, … (libc-more.ts)
-Object.assign(LIBC, LIBC_TIME, LIBC_MORE);
+// time.h on a deterministic clock (libc-time.ts); drand48, strtok, strcasecmp, getenv, … (libc-more.ts);
+// erf, erfc, lgamma, tgamma (libc-math.ts)
+Object.assign(LIBC, LIBC_TIME, LIBC_MORE, LIBC_MATH);
 LIBC.__isoc99_scanf = LIBC.scanf;
 LIBC.__isoc23_scanf = LIBC.scanf;
 LIBC.__isoc99_fscanf = LIBC.fscanf;

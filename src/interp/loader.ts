@@ -74,6 +74,11 @@ export class LoadedModule implements ModuleContext {
           M.dv[id].setUint32(0, std >>> 0, true);
           M.dv[id].setUint32(4, Math.floor(std / TWO32), true);
           this.addr.set(g, id * ID_UNIT);
+        } else if (g.name === 'signgam') {
+          // lgamma's sign of Γ (libc-math.ts writes it): a real int the program may read
+          const a = M.allocOwned(4, AK.Global, g.name) * ID_UNIT;
+          S.lib.signgam = a;
+          this.addr.set(g, a);
         } else this.addr.set(g, M.allocExtern(g.name) * ID_UNIT);
         continue;
       }

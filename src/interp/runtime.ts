@@ -10,6 +10,7 @@ import type { Frame, Machine } from './machine.js';
 import type { Memory } from './memory.js';
 import { bitcastValue, readRaw, writeRaw, numberToHalf, halfToNumber, numberToBfloat, bfloatToNumber } from './typed-memory.js';
 import * as W from './wide.js';
+import { expGlibc as expC } from './libm-exp.js';
 import type { Wide } from './wide.js';
 
 const f32 = new Float32Array(1);
@@ -466,7 +467,7 @@ export const RT = {
   sitofpD: W.sitofpD, sitofpF: W.sitofpF, uitofpD: W.uitofpD, uitofpF: W.uitofpF,
   popcount32: W.popcount32, ctpopW: W.ctpopW, ctlzW: W.ctlzW, cttzW: W.cttzW, bswapW: W.bswapW,
   f2i, i2f, d2l, l2d, i2p, idxN, loadT, storeT, ins1, insPath, elemOr0, insElem, bitcastValue,
-  roundHalf, roundBfloat, exp2, exp10, lroundC, lrintC, fdimC, fpclass, fmod, roundC, rintC, fminC, fmaxC, copysign, ldexp, frexp, fmaD,
+  roundHalf, roundBfloat, expC, exp2, exp10, lroundC, lrintC, fdimC, fpclass, fmod, roundC, rintC, fminC, fmaxC, copysign, ldexp, frexp, fmaD,
   cttz32, bswap16, bswap32, bitrevW, fshl, fshr, withOverflow, saturate, reduce, reduceF, ptrmask,
   vaStart, loadRelative, atomicRMW, cmpXchg, fault, byvalCopy,
 };

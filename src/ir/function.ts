@@ -10,7 +10,7 @@
 import { BasicBlock } from './basic-block.js';
 import type { Constant } from './constants.js';
 import { Instruction } from './instruction.js';
-import { Type, ptr as ptrTy } from './types.js';
+import { Type, ptr as ptrTy, ptrType } from './types.js';
 import { Argument, Value, ValueKind, unlinkUse } from './value.js';
 import type { Module } from './module.js';
 import type { MDAttachment } from './metadata.js';
@@ -188,12 +188,14 @@ export class GlobalVariable extends Value {
 
   constructor(
     name: string,
-    /** The type of the object the global holds; the value's own type is `ptr`. */
+    /** The type of the object the global holds; the value's own type is `ptr addrspace(N)`. */
     readonly valueType: Type,
     initializer: Constant | null,
     isConstant = false,
+    /** The address space it lives in (`@g = addrspace(1) global ...`): its uses are `ptr addrspace(1) @g`. */
+    addrSpace = 0,
   ) {
-    super(ValueKind.GlobalVariable, ptrTy);
+    super(ValueKind.GlobalVariable, addrSpace === 0 ? ptrTy : ptrType(addrSpace));
     this.name = name;
     this.initializer = initializer;
     this.isConstant = isConstant;

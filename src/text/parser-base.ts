@@ -259,12 +259,20 @@ export abstract class ParserBase {
     return this.lx.tk() === Tok.GlobalID ? '#' + this.lx.num : '@' + this.lx.text;
   }
 
-  /** The global named by the current token (created on first reference), consuming it. */
-  protected parseGlobalRef(): Function | GlobalVariable | GlobalAlias {
+  /**
+   * The global named by the current token (created on first reference), consuming it.
+   * With `expected` (the pointer type written before it), the global's own type must be
+   * that one, as LLParser checks: a global in addrspace(1) is `ptr addrspace(1) @g`; a
+   * forward reference takes the type of its first use, which the definition must match.
+   */
+  protected parseGlobalRef(expected?: Type): Function | GlobalVariable | GlobalAlias {
     const lx = this.lx;
     // fast path: a global already seen (no key string to build)
     const seen = lx.tk() === Tok.GlobalID ? this.globalsByNumber[lx.num] : this.globalsByName.get(lx.text);
     if (seen !== undefined) {
+      if (expected !== undefined && seen.type !== expected) {
+        this.error(`'${lx.tk() === Tok.GlobalID ? '@' + lx.num : '@' + lx.text}' defined with type '${seen.type}' but expected '${expected}'`);
+      }
       lx.next();
       if (this.pendingIntrinsics.size > 0) this.countIntrinsicRef(seen);
       return seen;
@@ -272,7 +280,13 @@ export abstract class ParserBase {
     const key = this.globalKey();
     const loc = lx.loc();
     lx.next();
-    return this.globalFor(key, loc);
+    const g = this.globalFor(key, loc);
+    if (expected !== undefined && g.type !== expected) {
+      // a fresh placeholder of a variable or alias is typed by its use; a function's is `ptr`
+      if (g instanceof Function) this.error(`'@${key.slice(1)}' defined with type '${g.type}' but expected '${expected}'`, loc);
+      g.type = expected;
+    }
+    return g;
   }
 
   protected globalFor(key: string, loc: Loc): Function | GlobalVariable | GlobalAlias {

@@ -6,7 +6,7 @@
 import { Constant } from '../ir/constants.js';
 import { Function, GlobalAlias, GlobalVariable } from '../ir/function.js';
 import { Module } from '../ir/module.js';
-import { Type } from '../ir/types.js';
+import { ptrType, Type, TypeKind } from '../ir/types.js';
 import { ValueKind } from '../ir/value.js';
 import { Tok } from './lexer.js';
 import { dataLayoutProblem } from './datalayout.js';
@@ -366,16 +366,29 @@ export class Parser extends FunctionParser {
       lx.next();
     }
     const prefixStart = lx.start;
+    let addrSpace = 0;
     while (lx.tk() === Tok.Word && GLOBAL_PREFIX_WORDS.has(lx.text)) {
+      const w = lx.text;
       lx.next();
-      if (lx.tk() === Tok.LParen) this.skipParens();
+      if (w === 'addrspace' && lx.tk() === Tok.LParen) {
+        // addrspace(N): the global's pointer type (the text stays in the prefix for the printer)
+        lx.next();
+        const nLoc = lx.loc();
+        if (lx.tk() !== Tok.Int || !/^[0-9]+$/.test(lx.text) || Number(lx.text) >= 2 ** 24) this.error('invalid address space, must be a 24-bit integer', nLoc);
+        addrSpace = Number(lx.text);
+        lx.next();
+        this.expect(Tok.RParen);
+      } else if (lx.tk() === Tok.LParen) this.skipParens();
     }
     const prefix = lx.slice(prefixStart, lx.prevEnd).trim();
     if (this.isWord('alias') || this.isWord('ifunc')) {
+      // LLParser reads addrspace(N) only before 'global'/'constant' (an alias takes its aliasee's)
+      if (addrSpace !== 0 || /\baddrspace\b/.test(prefix)) this.error("expected 'global' or 'constant'");
       const isIfunc = lx.text === 'ifunc';
       lx.next();
       const vt = this.parseType();
       this.expect(Tok.Comma);
+      const atLoc = lx.loc();
       const at = this.parseType();
       const aliasee = this.parseConstant(at);
       const suffixStart = lx.start;
@@ -389,9 +402,12 @@ export class Parser extends FunctionParser {
         if (key.startsWith('#')) this.globalsByNumber[Number(key.slice(1))] = a;
         else this.globalsByName.set(name, a);
       } else {
+        if (at.kind === TypeKind.Ptr && a.type !== at) this.error('forward reference and definition of alias have different types', atLoc);
         (a as { valueType: Type }).valueType = vt;
         a.aliasee = aliasee;
       }
+      // the alias has its aliasee's pointer type (an alias of an addrspace(1) global is one too)
+      if (at.kind === TypeKind.Ptr) a.type = at;
       a.attrs = { linkage, prefix, suffix: lx.slice(suffixStart, lx.prevEnd).trim() };
       this.definedGlobals.add(a);
       this.m.addAlias(a);
@@ -401,6 +417,7 @@ export class Parser extends FunctionParser {
     if (this.eatWord('global')) isConstant = false;
     else if (this.eatWord('constant')) isConstant = true;
     else this.error(`expected 'global' or 'constant', found ${this.describe()}`);
+    const typeLoc = lx.loc();
     const vt = this.parseType();
     let init: Constant | null = null;
     const isDecl = linkage === 'external' || linkage === 'extern_weak';
@@ -409,10 +426,12 @@ export class Parser extends FunctionParser {
     if (g !== undefined && !(g instanceof GlobalVariable)) this.error('global variable conflicts with an earlier reference', loc);
     const name = key.startsWith('#') ? '' : key.slice(1);
     if (g === undefined) {
-      g = new GlobalVariable(name, vt, init, isConstant);
+      g = new GlobalVariable(name, vt, init, isConstant, addrSpace);
       if (key.startsWith('#')) this.globalsByNumber[Number(key.slice(1))] = g;
       else this.globalsByName.set(name, g);
     } else {
+      // a forward reference was typed by its first use (LLParser's placeholder)
+      if (g.type !== ptrType(addrSpace)) this.error('forward reference and definition of global have different types', typeLoc);
       (g as { valueType: Type }).valueType = vt;
       g.initializer = init;
       g.isConstant = isConstant;

@@ -54,15 +54,20 @@ export abstract class OperationParser extends ValueParser {
     const loc = lx.loc();
     lx.next();
     let flags = 0;
+    // LLParser 19 reads only the flags of the opcode (nuw/nsw: add sub mul shl; exact: udiv
+    // sdiv lshr ashr; disjoint: or; fast-math: the float ops): `add fast nsw` is an error
+    const wrap = op === Opcode.Add || op === Opcode.Sub || op === Opcode.Mul || op === Opcode.Shl;
+    const exact = op === Opcode.UDiv || op === Opcode.SDiv || op === Opcode.LShr || op === Opcode.AShr;
+    const fp = op === Opcode.FAdd || op === Opcode.FSub || op === Opcode.FMul || op === Opcode.FDiv || op === Opcode.FRem;
     for (;;) {
       if (lx.tk() !== Tok.Word) break;
       const w = lx.text;
-      if (w === 'nsw') flags |= Flag.NSW;
-      else if (w === 'nuw') flags |= Flag.NUW;
-      else if (w === 'exact') flags |= Flag.Exact;
-      else if (w === 'disjoint') flags |= Flag.Disjoint;
+      if (wrap && w === 'nsw') flags |= Flag.NSW;
+      else if (wrap && w === 'nuw') flags |= Flag.NUW;
+      else if (exact && w === 'exact') flags |= Flag.Exact;
+      else if (op === Opcode.Or && w === 'disjoint') flags |= Flag.Disjoint;
       else {
-        const f = FAST_MATH[w];
+        const f = fp ? FAST_MATH[w] : undefined;
         if (f === undefined) break;
         flags |= f;
       }
@@ -86,11 +91,15 @@ export abstract class OperationParser extends ValueParser {
     const lx = this.lx;
     lx.next();
     let flags = 0;
-    for (;;) {
+    // LLParser 19: `nneg` only on zext/uitofp, `nuw`/`nsw` only on trunc (`zext nuw` is an error)
+    if (op === Opcode.ZExt || op === Opcode.UIToFP) {
       if (this.eatWord('nneg')) flags |= Flag.NNeg;
-      else if (this.eatWord('nuw')) flags |= Flag.NUW;
-      else if (this.eatWord('nsw')) flags |= Flag.NSW;
-      else break;
+    } else if (op === Opcode.Trunc) {
+      for (;;) {
+        if (!(flags & Flag.NUW) && this.eatWord('nuw')) flags |= Flag.NUW;
+        else if (!(flags & Flag.NSW) && this.eatWord('nsw')) flags |= Flag.NSW;
+        else break;
+      }
     }
     flags |= this.parseFastMath();
     const v = this.parseTypeAndValue();

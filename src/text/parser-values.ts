@@ -79,7 +79,7 @@ export abstract class ValueParser extends TypeParser {
       case Tok.GlobalVar:
       case Tok.GlobalID: {
         if (ty.kind !== TypeKind.Ptr) this.error(`global value used as '${ty}', expected ptr`, loc);
-        return this.parseGlobalRef();
+        return this.parseGlobalRef(ty);
       }
       case Tok.Int: {
         const text = lx.text;
@@ -158,7 +158,7 @@ export abstract class ValueParser extends TypeParser {
       case 'dso_local_equivalent':
       case 'no_cfi':
         lx.next();
-        return this.parseGlobalRef();
+        return this.parseGlobalRef(ty.kind === TypeKind.Ptr ? ty : undefined);
       case 'asm': {
         const start = lx.start;
         lx.next();

@@ -94,6 +94,37 @@ export const AGREEMENT_CASES: [string, string][] = [
   ['an undeclared non-overloaded intrinsic with a suffix', fn('  call void @llvm.trap.x()\n  ret void', 'define void @f()')],
   ['an undeclared intrinsic LLVM 19 only upgrades', fn('  %r = call i32 @llvm.flt.rounds()\n  ret i32 %r')],
   ['undeclared overloaded intrinsics of several types', fn('  %a = call i32 @llvm.smax.q(i32 %x, i32 1)\n  %b = call i16 @llvm.smax(i16 1, i16 2)\n  %c = call <2 x float> @llvm.fabs.z(<2 x float> zeroinitializer)\n  %d = call { i32, i1 } @llvm.sadd.with.overflow(i32 %x, i32 %a)\n  %s = call ptr @llvm.stacksave()\n  call void @llvm.stackrestore.p0(ptr %s)\n  ret i32 %a', 'define i32 @f(i32 %x)')],
+  // cast flags by opcode (fuzz seed 250917004886: `zext nuw` was accepted)
+  ['zext nuw', fn('  %r = zext nuw i1 %c to i64\n  ret i64 %r', 'define i64 @f(i1 %c)')],
+  ['zext nneg and uitofp nneg', fn('  %r = zext nneg i8 %c to i64\n  %d = uitofp nneg i8 %c to double\n  ret i64 %r', 'define i64 @f(i8 %c)')],
+  ['sext nneg', fn('  %r = sext nneg i8 %c to i64\n  ret i64 %r', 'define i64 @f(i8 %c)')],
+  ['trunc nsw nuw', fn('  %r = trunc nsw nuw i64 %c to i8\n  %s = trunc nuw nsw i64 %c to i8\n  ret i8 %r', 'define i8 @f(i64 %c)')],
+  ['trunc nneg', fn('  %r = trunc nneg i64 %c to i8\n  ret i8 %r', 'define i8 @f(i64 %c)')],
+  ['bitcast nuw', fn('  %r = bitcast nuw i64 %c to double\n  ret double %r', 'define double @f(i64 %c)')],
+  // binary flags by opcode (fuzz seed 250917005995: `add fast nsw` was accepted)
+  ['add fast nsw', fn('  %r = add fast nsw i32 %x, -2\n  ret i32 %r', 'define i32 @f(i32 %x)')],
+  ['udiv nsw', fn('  %r = udiv nsw i32 %x, 2\n  ret i32 %r', 'define i32 @f(i32 %x)')],
+  ['and disjoint', fn('  %r = and disjoint i32 %x, 2\n  ret i32 %r', 'define i32 @f(i32 %x)')],
+  ['flags on their own opcodes', fn('  %a = add nuw nsw i32 %x, 1\n  %b = shl nsw i32 %a, 1\n  %c = lshr exact i32 %b, 1\n  %d = or disjoint i32 %c, 0\n  %e = sitofp i32 %d to float\n  %g = fmul fast float %e, 2.0\n  ret i32 %d', 'define i32 @f(i32 %x)')],
+  // globals carry their address space: `@g = addrspace(1) global ...` is used as `ptr addrspace(1) @g`
+  ['a global of addrspace(1) used as ptr', '@g = addrspace(1) global i32 0\n@p = global ptr @g\n'],
+  ['a global of addrspace(1) used as ptr addrspace(1)', '@g = addrspace(1) global i32 0\n@p = global ptr addrspace(1) @g\n'],
+  ['a global of addrspace(0) used as ptr addrspace(1)', '@g = global i32 0\n@p = global ptr addrspace(1) @g\n'],
+  ['a forward reference of another address space', '@p = global ptr @g\n@g = addrspace(1) global i32 0\n'],
+  ['a forward reference of the same address space', '@p = global ptr addrspace(3) @g\n@g = addrspace(3) global i32 0\n'],
+  ['a forward reference from a function body', fn('  ret ptr @g', 'define ptr @f()') + '@g = addrspace(1) global i32 0\n'],
+  ['an addrspace(1) global passed as ptr addrspace(1)', '@g = addrspace(1) global i32 0\ndeclare void @h(ptr addrspace(1))\n' + fn('  call void @h(ptr addrspace(1) @g)\n  %v = load i32, ptr addrspace(1) @g\n  store i32 %v, ptr addrspace(1) @g\n  ret void', 'define void @f()')],
+  ['an addrspace(1) global passed as ptr', '@g = addrspace(1) global i32 0\ndeclare void @h(ptr addrspace(1))\n' + fn('  call void @h(ptr @g)\n  ret void', 'define void @f()')],
+  ['an addrspace(1) global loaded through ptr', '@g = addrspace(1) global i32 0\n' + fn('  %v = load i32, ptr @g\n  ret i32 %v')],
+  ['a constant GEP on an addrspace(1) global', '@g = addrspace(1) global [4 x i32] zeroinitializer\n@q = global ptr addrspace(1) getelementptr (i8, ptr addrspace(1) @g, i64 4)\n'],
+  ['a constant GEP on an addrspace(1) global written as ptr', '@g = addrspace(1) global [4 x i32] zeroinitializer\n@q = global ptr getelementptr (i8, ptr @g, i64 4)\n'],
+  ['an addrspacecast of an addrspace(1) global', '@g = addrspace(1) global i32 0\n@s = global ptr addrspacecast (ptr addrspace(1) @g to ptr)\n'],
+  ['an alias of an addrspace(1) global used as ptr addrspace(1)', '@g = addrspace(1) global i32 0\n@a = alias i32, ptr addrspace(1) @g\n@r = global ptr addrspace(1) @a\n'],
+  ['an alias of an addrspace(1) global used as ptr', '@g = addrspace(1) global i32 0\n@a = alias i32, ptr addrspace(1) @g\n@r = global ptr @a\n'],
+  ['addrspace before alias', '@g = addrspace(1) global i32 0\n@a = addrspace(1) alias i32, ptr addrspace(1) @g\n'],
+  ['an address space beyond 24 bits', '@g = addrspace(16777216) global i32 0\n'],
+  ['a function used as ptr addrspace(1)', 'declare void @h()\n@p = global ptr addrspace(1) @h\n'],
+  ['addrspace(2) constant and external globals', '@c = addrspace(2) constant i64 42\n@e = external addrspace(5) global i8\n' + fn('  %c = load i64, ptr addrspace(2) @c\n  store i8 0, ptr addrspace(5) @e\n  ret i64 %c', 'define i64 @f()')],
 ];
 
 // Reason for runIf: LLVM 19's tools (clang-19, opt-19, lli-19, llvm-as-19) are the oracle here; without them these skip and the report says so.
