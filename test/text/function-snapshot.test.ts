@@ -80,9 +80,10 @@ describe('functionSnapshot', () => {
     let same = 0;
     let different = 0;
     let fallbacks = 0;
-    const files = ['examples/sort.sy', 'test/sysy/knapsack.sy', 'test/sysy/string_reverse.sy'];
-    for (const file of files) {
-      for (const debugInfo of [false, true]) {
+    // one program with debug records (the printer's path), one without
+    const files = [['examples/sort.sy', false], ['test/sysy/knapsack.sy', true]] as const;
+    for (const [file, debugInfo] of files) {
+      {
         const r = compileSysY(readFileSync(file, 'utf8'), file, { ssa: 'alloca', debugInfo });
         const states = statesThroughO2(r.module!);
         const [s, d] = checkPairs(states);
@@ -92,8 +93,8 @@ describe('functionSnapshot', () => {
       }
     }
     // both answers occur, and debug records take the printer's path
-    expect(same).toBeGreaterThan(50);
-    expect(different).toBeGreaterThan(50);
+    expect(same).toBeGreaterThan(20);
+    expect(different).toBeGreaterThan(20);
     expect(fallbacks).toBeGreaterThan(0);
   });
 
@@ -101,7 +102,7 @@ describe('functionSnapshot', () => {
   it.skipIf(!hasTool('clang-19'))('agrees with the printer on every state of -O2 over C programs (loop metadata, calls with attributes)', () => {
     let same = 0;
     let different = 0;
-    for (const p of listPrograms('test/programs').filter((p) => ['bits_tricks', 'game_of_life'].includes(p.name))) {
+    for (const p of listPrograms('test/programs').filter((p) => p.name === 'game_of_life')) {
       const m = parseModule(stripNoinline(readFileSync(clangFileToLL(p.path, 'O0', ['-Xclang', '-disable-O0-optnone']), 'utf8')), p.name);
       const [s, d] = checkPairs(statesThroughO2(m));
       same += s;
