@@ -14,7 +14,8 @@ import { invalidateGlobalEscapes } from '../analysis/global-escape.js';
 import { writeDiagnostics } from '../platform/index.js';
 import type { Function } from '../ir/function.js';
 import type { Module } from '../ir/module.js';
-import { printFunction, printModule } from '../text/printer.js';
+import { printModule } from '../text/printer.js';
+import { functionSnapshot, sameSnapshot } from '../text/function-snapshot.js';
 import type { Analysis, FunctionAnalysisManagerLike, FunctionPass, ModulePass, Pass, PassContext, Preserved } from './pass.js';
 import { printsIR, StandardInstrumentations, unitName, type AnalysisObserver, type PrintOptions } from './instrumentation.js';
 import { assert } from '../util/assert.js';
@@ -180,12 +181,12 @@ export class PassManager {
         for (let k = 0; k < node.repeat; k++) changed = this.runNodesOn(node.body, fn) || changed;
       } else {
         // as runFunctionFixpoint: a round that ends where it began is a fixpoint too
-        let start = printFunction(fn);
+        let start = functionSnapshot(fn);
         for (let k = 0; k < node.fixpoint; k++) {
           if (!this.runNodesOn(node.body, fn)) break;
           changed = true;
-          const end = printFunction(fn);
-          if (end === start) break;
+          const end = functionSnapshot(fn);
+          if (sameSnapshot(end, start)) break;
           start = end;
         }
       }
@@ -273,8 +274,9 @@ export class PassManager {
       const cleanAt = new Int32Array(passes.length).fill(-1);
       // A round whose passes undo each other (loop-simplify adds a preheader, simplifycfg
       // folds it away again) ends where it began: the next round would do the same again,
-      // so that is a fixpoint too. The text of the function at the start of the round says.
-      let start = printFunction(fn);
+      // so that is a fixpoint too. The text of the function at the start of the round says
+      // (compared as snapshots: function-snapshot.ts, equal exactly when the texts are).
+      let start = functionSnapshot(fn);
       for (let k = 0; k < rounds; k++) {
         let c = false;
         for (let j = 0; j < passes.length; j++) {
@@ -288,8 +290,8 @@ export class PassManager {
         if (!c) break;
         changed = true;
         if (fn.parent !== this.module) break;
-        const end = printFunction(fn);
-        if (end === start) break;
+        const end = functionSnapshot(fn);
+        if (sameSnapshot(end, start)) break;
         start = end;
       }
     }

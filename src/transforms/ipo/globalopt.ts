@@ -26,7 +26,7 @@ import { i32, voidType } from '../../ir/types.js';
 import { abiAlign } from '../../ir/layout.js';
 import { Value, ValueKind } from '../../ir/value.js';
 import { isTriviallyDead } from '../../ir/effects.js';
-import { hasFnAttr, isLocalLinkage, scanGlobalRefs } from './ipo-utils.js';
+import { hasFnAttr, isLocalLinkage, scanGlobalRefs, type GlobalRefs } from './ipo-utils.js';
 import { defineCountingPass } from '../../pm/define-pass.js';
 
 /** How the module uses one global (LLVM's GlobalStatus, simply). */
@@ -204,7 +204,7 @@ export function runGlobalOpt(m: Module, changedFn?: (f: Function) => void): Glob
         eraseWithDeadOperands(w);
         st.storesRemoved++;
       }
-      if (g.firstUse === null && stillUnreferenced(m, g)) {
+      if (g.firstUse === null && stillUnreferenced(r)) {
         m.removeGlobal(g);
         st.deleted++;
       }
@@ -256,9 +256,18 @@ export function runGlobalOpt(m: Module, changedFn?: (f: Function) => void): Glob
   return st;
 }
 
-function stillUnreferenced(m: Module, g: GlobalVariable): boolean {
-  const r = scanGlobalRefs(m).get(g);
-  return r === undefined || (r.direct.length === 0 && r.viaConstant.length === 0 && !r.fromGlobals);
+/**
+ * Whether a global with no uses left (`firstUse === null`: no instruction names it directly)
+ * is referenced no more, given `r`, its references when runGlobalOpt scanned the module. No
+ * rescan of the module is needed (it was one per never-read global, quadratic on modules of
+ * many globals): the loop only removes references (erasing instructions, removing globals)
+ * but for one way of adding some, storing a localized global's initializer, and a global
+ * named in an initializer is `fromGlobals` from the start and never gets here. So what can
+ * still refer to it are the instructions of `r.viaConstant` not erased since.
+ */
+function stillUnreferenced(r: GlobalRefs): boolean {
+  for (const i of r.viaConstant) if (i.parent !== null) return false;
+  return true;
 }
 
 export const globaloptPass = defineCountingPass({

@@ -171,7 +171,12 @@ export function hasFnAttr(fn: Function, word: string): boolean {
   const m = fn.parent;
   let text = fn.attrs.suffix;
   if (m !== null) for (const g of fn.attrs.suffix.matchAll(/#(\d+)/g)) text += ' ' + (m.attributeGroups.get(Number(g[1])) ?? '');
-  return new RegExp(`(^|[\\s{])${word}([\\s}]|$)`).test(text);
+  let re = ATTR_WORD.get(word);
+  if (re === undefined) ATTR_WORD.set(word, (re = new RegExp(`(^|[\\s{])${word}([\\s}]|$)`)));
+  return re.test(text);
 }
+
+/** hasFnAttr's pattern per attribute word, compiled once (function-attrs asks per call site). */
+const ATTR_WORD = new Map<string, RegExp>();
 
 export type { GlobalVariable };

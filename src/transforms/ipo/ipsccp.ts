@@ -112,25 +112,35 @@ export class IPSCCPSolver {
     return f ? this.fns.get(f) : undefined;
   }
 
-  private cellState(v: Value): [number, Constant | null] {
-    if (v.kind >= ValueKind.ConstantInt) return [CONST, v as Constant];
+  /** cellState's constant (set by every call, read right after it): no tuple per query. */
+  private cellConst: Constant | null = null;
+
+  /** The lattice state of `v` (CONST, OVER or TOP); its constant is left in `cellConst`. */
+  private cellState(v: Value): number {
+    this.cellConst = null;
+    if (v.kind >= ValueKind.ConstantInt) {
+      this.cellConst = v as Constant;
+      return CONST;
+    }
     if (v.kind === ValueKind.Instruction) {
       const i = v as Instruction;
       const fs = this.fnOf(i);
-      if (fs === undefined || i.id >= fs.state.length) return [OVER, null];
-      return [fs.state[i.id], fs.value[i.id]];
+      if (fs === undefined || i.id >= fs.state.length) return OVER;
+      this.cellConst = fs.value[i.id];
+      return fs.state[i.id];
     }
     if (v.kind === ValueKind.Argument) {
       const c = this.args.get(v as Argument);
-      return c === undefined ? [OVER, null] : [c.s, c.c];
+      if (c === undefined) return OVER;
+      this.cellConst = c.c;
+      return c.s;
     }
-    return [OVER, null];
+    return OVER;
   }
 
   /** The value to evaluate with: the lattice constant, or the value itself. */
   private operandFor(v: Value): Value {
-    const [s, c] = this.cellState(v);
-    return s === CONST ? c! : v;
+    return this.cellState(v) === CONST ? this.cellConst! : v;
   }
 
   solve(): void {
@@ -221,7 +231,8 @@ export class IPSCCPSolver {
       const g = i.operand(1);
       const cell = g.kind === ValueKind.GlobalVariable ? this.globals.get(g as GlobalVariable) : undefined;
       if (cell !== undefined) {
-        const [s, c] = this.cellState(i.operand(0));
+        const s = this.cellState(i.operand(0));
+        const c = this.cellConst;
         if (i.operand(0).kind === ValueKind.Undef || i.operand(0).kind === ValueKind.Poison) return;
         if (this.meetCell(cell, s, c)) for (const l of this.globalLoads.get(g as GlobalVariable)!) this.revisit(l);
       }
@@ -245,11 +256,12 @@ export class IPSCCPSolver {
       return;
     }
     if (i.op === Opcode.Select) {
-      const [cs] = this.cellState(i.ops[0].value);
+      const cs = this.cellState(i.ops[0].value);
       if (cs === TOP) return;
       const c = this.operandFor(i.ops[0].value);
       if (c.kind === ValueKind.ConstantInt) {
-        const [s, v] = this.cellState(i.ops[(c as ConstantInt).value !== 0n ? 1 : 2].value);
+        const s = this.cellState(i.ops[(c as ConstantInt).value !== 0n ? 1 : 2].value);
+        const v = this.cellConst;
         this.setInst(fs, i, s, v);
         return;
       }
@@ -262,7 +274,7 @@ export class IPSCCPSolver {
     const vals = new Array<Value>(ops.length);
     for (let k = 0; k < ops.length; k++) {
       const v = ops[k].value;
-      if (this.cellState(v)[0] === TOP) return;
+      if (this.cellState(v) === TOP) return;
       vals[k] = this.operandFor(v);
     }
     const r = simplifyWithOperands(i, vals);
@@ -283,7 +295,8 @@ export class IPSCCPSolver {
         for (let k = 0; k < callee.args.length; k++) {
           const v = call.arg(k);
           if (v.kind === ValueKind.Undef || v.kind === ValueKind.Poison) continue;
-          const [s, c] = this.cellState(v);
+          const s = this.cellState(v);
+          const c = this.cellConst;
           const a = callee.args[k];
           if (this.meetCell(this.args.get(a)!, s, c)) this.ssaWork.push(a);
         }
@@ -305,7 +318,7 @@ export class IPSCCPSolver {
     const vals = new Array<Value>(call.ops.length);
     for (let k = 0; k < call.ops.length; k++) {
       const v = call.ops[k].value;
-      if (this.cellState(v)[0] === TOP) return;
+      if (this.cellState(v) === TOP) return;
       vals[k] = this.operandFor(v);
     }
     const r = simplifyWithOperands(call, vals);
@@ -320,7 +333,8 @@ export class IPSCCPSolver {
       if (!fs.isEdgeExecutable(i.blocks![k], bb)) continue;
       const v = i.ops[k].value;
       if (v.kind === ValueKind.Undef || v.kind === ValueKind.Poison) continue;
-      const [s, cv] = this.cellState(v);
+      const s = this.cellState(v);
+      const cv = this.cellConst;
       if (s === TOP) continue;
       if (s === OVER) {
         this.setInst(fs, i, OVER, null);
@@ -342,7 +356,8 @@ export class IPSCCPSolver {
       if (cell !== undefined && t.ops.length === 1) {
         const v = t.ops[0].value;
         if (v.kind === ValueKind.Undef || v.kind === ValueKind.Poison) return;
-        const [s, c] = this.cellState(v);
+        const s = this.cellState(v);
+        const c = this.cellConst;
         if (this.meetCell(cell, s, c)) for (const site of this.callSites.get(fs.fn)!) this.revisit(site);
       }
       return;
@@ -352,7 +367,7 @@ export class IPSCCPSolver {
       return;
     }
     if (t.op === Opcode.Br || t.op === Opcode.Switch) {
-      const [cs] = this.cellState(t.ops[0].value);
+      const cs = this.cellState(t.ops[0].value);
       if (cs === TOP) return;
       const c = this.operandFor(t.ops[0].value);
       if (c.kind === ValueKind.ConstantInt) {
@@ -370,7 +385,7 @@ export class IPSCCPSolver {
       if (!fs.executable[id]) continue;
       const t = fs.blocks[id]!.terminator();
       if (t === null || (t.op !== Opcode.Br && t.op !== Opcode.Switch) || (t.op === Opcode.Br && t.ops.length === 1)) continue;
-      if (this.cellState(t.ops[0].value)[0] !== TOP) continue;
+      if (this.cellState(t.ops[0].value) !== TOP) continue;
       const ns = t.numSuccessors();
       for (let s = 0; s < ns; s++) {
         const to = t.successor(s);
