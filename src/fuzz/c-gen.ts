@@ -23,397 +23,15 @@
 // Every local is folded into a per-function checksum at the end of its block, so no
 // computation is dead and clang -Wall reports no unused variables.
 
-import { Rng } from './rng.js';
+import { ALL_TYPES, ARITH, CExprGen, type CGenOptions, type Fn, INT, isArith, LONG, promoted, resolveCGenOptions, type StructDef, TYPE_NAME, TYPE_SIGNED, UCHAR, UINT, ULONG, UNSIGNED_OF, type Var, VK } from './c-gen-expr.js';
+export { type CGenOptions, resolveCGenOptions } from './c-gen-expr.js';
 export { generateSysYProgram, SYSY_C_PRELUDE } from './sysy-gen.js';
 export type { SysYGenOptions } from './sysy-gen.js';
 
-export interface CGenOptions {
-  /** Preset for the other fields: small (~100-300 lines), medium (~300-900), large (targetLines). */
-  size: 'small' | 'medium' | 'large';
-  /** Large mode: keep adding functions until the program has about this many lines. */
-  targetLines: number;
-  /** Number of functions besides main (ignored in large mode). */
-  functions: number;
-  /** Maximum statements per block. */
-  maxStmts: number;
-  /** Maximum nesting of compound statements. */
-  maxDepth: number;
-  /** Maximum expression depth. */
-  maxExprDepth: number;
-  /** Maximum trip count of one loop. */
-  maxTrip: number;
-  /** Maximum product of the trip counts of nested loops. */
-  maxLoopProduct: number;
-  /** Estimated dynamic statements one call of a function may execute (callees included). */
-  workBudget: number;
-  /** Number of global scalars (arrays and structs are added in proportion). */
-  globals: number;
-  structs: boolean;
-  pointers: boolean;
-  gotos: boolean;
-  switches: boolean;
-  recursion: boolean;
-  /**
-   * GCC's labels as values (`&&L`, `goto *p`: LLVM's blockaddress and indirectbr): a
-   * dispatch through a static table of label addresses and loops closed by a computed
-   * goto. Off in the presets (clang only; keeps the programs of existing seeds unchanged).
-   */
-  computedGotos?: boolean;
-}
-
-const PRESETS: Record<CGenOptions['size'], Omit<CGenOptions, 'size'>> = {
-  small: {
-    targetLines: 0, functions: 3, maxStmts: 5, maxDepth: 3, maxExprDepth: 3, maxTrip: 8,
-    maxLoopProduct: 64, workBudget: 3000, globals: 6,
-    structs: true, pointers: true, gotos: true, switches: true, recursion: true,
-  },
-  medium: {
-    targetLines: 0, functions: 7, maxStmts: 7, maxDepth: 4, maxExprDepth: 4, maxTrip: 12,
-    maxLoopProduct: 150, workBudget: 12000, globals: 10,
-    structs: true, pointers: true, gotos: true, switches: true, recursion: true,
-  },
-  large: {
-    targetLines: 100_000, functions: 0, maxStmts: 8, maxDepth: 4, maxExprDepth: 4, maxTrip: 3,
-    maxLoopProduct: 6, workBudget: 400, globals: 40,
-    structs: true, pointers: true, gotos: true, switches: true, recursion: true,
-  },
-};
-
-export function resolveCGenOptions(opts: Partial<CGenOptions> = {}): CGenOptions {
-  const size = opts.size ?? 'medium';
-  return { ...PRESETS[size], ...opts, size } as CGenOptions;
-}
-
-// ---------------------------------------------------------------------------------
-// Types
-
-const INT = 0, UINT = 1, LONG = 2, ULONG = 3, SCHAR = 4, UCHAR = 5, SHORT = 6, USHORT = 7;
-const ARITH = [INT, UINT, LONG, ULONG] as const;
-const ALL_TYPES = [INT, UINT, LONG, ULONG, SCHAR, UCHAR, SHORT, USHORT] as const;
-const TYPE_NAME = ['int', 'unsigned', 'long', 'unsigned long', 'signed char', 'unsigned char', 'short', 'unsigned short'];
-const TYPE_BITS = [32, 32, 64, 64, 8, 8, 16, 16];
-const TYPE_SIGNED = [true, false, true, false, true, false, true, false];
-const UNSIGNED_OF = [UINT, UINT, ULONG, ULONG, UINT, UINT, UINT, UINT];
-const isArith = (t: number): boolean => t <= ULONG;
-/** Type after the integer promotions. */
-const promoted = (t: number): number => (isArith(t) ? t : INT);
-
-const enum VK { Scalar, Array, Ptr, Struct, StructArray }
-
-interface StructDef { name: string; fields: { name: string; ty: number }[] }
-
-interface Var {
-  name: string;
-  kind: VK;
-  ty: number; // element type for arrays/pointers; unused for structs
-  len: number; // arrays, pointers, struct arrays
-  readonly: boolean;
-  global: boolean;
-  sdef: StructDef | null;
-  isConst: boolean;
-}
-
-interface Fn {
-  name: string;
-  index: number;
-  ret: number;
-  params: Var[];
-  pure: boolean;
-  recursive: boolean;
-  maxDepth: number; // recursion: deepest depth argument accepted
-  cost: number;
-}
-
-interface Ctx {
-  fn: Fn | null; // null for main
-  pure: boolean;
-  scopes: Var[][];
-  mult: number;
-  cost: number;
-  budget: number;
-  loopDepth: number;
-  breakable: number; // loops + switches enclosing
-  depth: number;
-  noDeclTop: boolean; // top-level of a forward-goto region: declarations forbidden
-}
-
-const INT_MIN = -2147483648;
-
-// ---------------------------------------------------------------------------------
-
-class CGen {
-  private readonly rng: Rng;
-  private readonly o: CGenOptions;
-  private readonly out: string[] = [];
-  private ind = '';
-  private readonly globals: Var[] = [];
-  private readonly structs: StructDef[] = [];
-  private readonly fns: Fn[] = [];
-  private uniq = 0;
-  private ctx!: Ctx;
-
-  constructor(seed: number, opts: CGenOptions) {
-    this.rng = new Rng(seed);
-    this.o = opts;
-  }
-
-  // ---- output helpers ----
-  private line(s: string): void { this.out.push(this.ind + s); }
-  private open(s: string): void { this.line(s); this.ind += '  '; }
-  private close(s = '}'): void { this.ind = this.ind.slice(2); this.line(s); }
-  private fresh(prefix: string): string { return `${prefix}${this.uniq++}`; }
-
-  // ---- constants ----
-  private constOf(t: number, small = false): string {
-    const r = this.rng;
-    const bits = TYPE_BITS[t]!;
-    if (!isArith(t)) {
-      const signed = TYPE_SIGNED[t]!;
-      const max = 2 ** (signed ? bits - 1 : bits) - 1;
-      const min = signed ? -(max + 1) : 0;
-      const v = small || r.chance(0.6) ? r.range(Math.max(min, -20), Math.min(max, 50)) : r.range(min, max);
-      return v < 0 ? `(${v})` : `${v}`;
-    }
-    if (bits === 32) {
-      let v: number;
-      const k = small ? 0 : r.below(4);
-      if (k === 0) v = r.range(-20, 100);
-      else if (k === 1) v = r.pick([0, 1, -1, 2147483647, INT_MIN, 255, 65535, -65536, 1000000007]);
-      else v = r.next() | 0;
-      if (t === UINT) return `${v >>> 0}u`;
-      if (v === INT_MIN) return '(-2147483647 - 1)';
-      return v < 0 ? `(${v})` : `${v}`;
-    }
-    let v: bigint;
-    const k = small ? 0 : r.below(4);
-    if (k === 0) v = BigInt(r.range(-20, 100));
-    else if (k === 1) v = r.pick([0n, 1n, -1n, 9223372036854775807n, -9223372036854775808n, 4294967296n, 4294967295n, -4294967296n]);
-    else v = BigInt.asIntN(64, r.u64());
-    if (t === ULONG) return `${BigInt.asUintN(64, v)}UL`;
-    if (v === -9223372036854775808n) return '(-9223372036854775807L - 1)';
-    return v < 0n ? `(${v}L)` : `${v}L`;
-  }
-
-  // ---- scope helpers ----
-  private visible(pred: (v: Var) => boolean): Var[] {
-    const res: Var[] = [];
-    for (const g of this.globals) if (pred(g)) res.push(g);
-    for (const s of this.ctx.scopes) for (const v of s) if (pred(v)) res.push(v);
-    return res;
-  }
-  private declare(v: Var): void { this.ctx.scopes[this.ctx.scopes.length - 1]!.push(v); }
-  private writable(v: Var): boolean {
-    if (v.readonly || v.isConst) return false;
-    if (this.ctx.pure && (v.global || v.kind === VK.Ptr)) return false;
-    return true;
-  }
-
-  // ---- expressions ----
-
-  /** An index expression in [0, len). */
-  private index(len: number, d: number): string {
-    const r = this.rng;
-    const loopVars = this.visible((v) => v.kind === VK.Scalar && v.readonly);
-    if (loopVars.length && r.chance(0.4)) {
-      const lv = r.pick(loopVars);
-      return `(unsigned)(${lv.name}) % ${len}u`;
-    }
-    if (r.chance(0.3)) return `${r.below(len)}`;
-    if (d <= 0 || r.chance(0.5)) {
-      const vs = this.visible((v) => v.kind === VK.Scalar);
-      if (vs.length) return `(unsigned)(${r.pick(vs).name}) % ${len}u`;
-      return `${r.below(len)}`;
-    }
-    const e = this.expr(r.pick(ARITH), Math.min(d, 1));
-    return `(unsigned)(${e}) % ${len}u`;
-  }
-
-  /** Read of a variable or element as an rvalue of type t (cast when needed). */
-  private castTo(t: number, from: number, text: string): string {
-    if (t === from) return text;
-    // Narrow reads are cast too (promotion would do it), so every expression has
-    // exactly its requested type: switch labels and comparisons then never surprise.
-    return `((${TYPE_NAME[t]})${text})`;
-  }
-
-  private leaf(t: number, d: number): string {
-    const r = this.rng;
-    const k = r.below(10);
-    if (k < 2) return this.constOf(t);
-    if (k < 6) {
-      const vs = this.visible((v) => v.kind === VK.Scalar);
-      if (vs.length) { const v = r.pick(vs); return this.castTo(t, v.ty, v.name); }
-      return this.constOf(t);
-    }
-    if (k < 8) {
-      const arrs = this.visible((v) => v.kind === VK.Array || v.kind === VK.Ptr);
-      if (arrs.length) {
-        const a = r.pick(arrs);
-        if (a.kind === VK.Ptr && r.chance(0.3)) return this.castTo(t, a.ty, `*(${a.name} + ${r.below(a.len)})`);
-        return this.castTo(t, a.ty, `${a.name}[${this.index(a.len, d - 1)}]`);
-      }
-      return this.constOf(t);
-    }
-    const ss = this.visible((v) => v.kind === VK.Struct || v.kind === VK.StructArray);
-    if (ss.length) {
-      const s = r.pick(ss);
-      const f = r.pick(s.sdef!.fields);
-      const base = s.kind === VK.Struct ? s.name : `${s.name}[${this.index(s.len, d - 1)}]`;
-      return this.castTo(t, f.ty, `${base}.${f.name}`);
-    }
-    return this.constOf(t, true);
-  }
-
-  /** An expression of arithmetic type t (int, unsigned, long, unsigned long). */
-  expr(t: number, d: number): string {
-    const r = this.rng;
-    if (d <= 0 || r.chance(0.3)) return this.leaf(t, d);
-    const bits = TYPE_BITS[t]!;
-    const signed = TYPE_SIGNED[t]!;
-    const ut = UNSIGNED_OF[t]!;
-    const UT = TYPE_NAME[ut]!;
-    const T = TYPE_NAME[t]!;
-    const sh = bits - 1;
-    const k = r.weighted([30, 12, 8, 10, 6, 5, 6, 4, 6]);
-    switch (k) {
-      case 0: { // + - * & | ^
-        const a = this.expr(t, d - 1), b = this.expr(t, d - 1);
-        const op = r.pick(['+', '-', '*', '&', '|', '^', '+', '-']);
-        if (!signed || op === '&' || op === '|' || op === '^') return `(${a} ${op} ${b})`;
-        const form = r.below(4);
-        if (form === 0) return `((${T})((${UT})(${a}) ${op} (${UT})(${b})))`;
-        if (form === 1) {
-          if (op === '*') return bits === 32 ? `((${a} % 46340) * (${b} % 46340))` : `((${a} % 3000000000L) * (${b} % 3000000000L))`;
-          return bits === 32 ? `((${a} % 1000000000) ${op} (${b} % 1000000000))` : `((${a} % 4000000000000000000L) ${op} (${b} % 4000000000000000000L))`;
-        }
-        if (form === 2) return bits === 32 ? `((${a} >> 16) ${op} (${b} >> 16))` : `((${a} >> 32) ${op} (${b} >> 32))`;
-        return bits === 32 ? `((${a} & 0xffff) ${op} (${b} & 0x7fff))` : `((${a} & 0xffffffffL) ${op} (${b} & 0x7fffffffL))`;
-      }
-      case 1: { // / %
-        const op = r.chance(0.5) ? '/' : '%';
-        const a = this.expr(t, d - 1);
-        const form = r.below(4);
-        if (form === 0) {
-          let c = r.range(2, 100);
-          if (signed && r.chance(0.3)) c = -c;
-          const cs = signed ? (bits === 32 ? `${c}` : `${c}L`) : `${c}${bits === 32 ? 'u' : 'UL'}`;
-          return `(${a} ${op} ${c < 0 ? `(${cs})` : cs})`;
-        }
-        const b = this.expr(t, d - 1);
-        if (form === 1) return signed ? `((${a} | 1) ${op} (${b} | 1))` : `(${a} ${op} (${b} | 1${bits === 32 ? 'u' : 'UL'}))`;
-        if (form === 2) return `(${a} ${op} ((${b} & 255) + 1))`;
-        // Guarded by a test of the divisor; it is evaluated twice, so keep it simple.
-        const bb = this.leaf(t, 0);
-        if (!signed) return `(${bb} ? (${a} ${op} ${bb}) : ${this.constOf(t, true)})`;
-        return `((${bb} != 0 && ${bb} != -1) ? (${a} ${op} ${bb}) : ${this.constOf(t, true)})`;
-      }
-      case 2: { // shifts
-        const a = this.expr(t, d - 1);
-        const b = this.expr(r.pick(ARITH), d - 1);
-        const mask = r.chance(0.5) ? `(${b} & ${sh})` : `((unsigned)(${b}) % ${bits}u)`;
-        if (r.chance(0.5)) return `(${a} >> ${mask})`;
-        if (!signed) return `(${a} << ${mask})`;
-        if (r.chance(0.5)) return `((${T})((${UT})(${a}) << ${mask}))`;
-        return bits === 32 ? `((${a} & 0xfff) << (${b} & 15))` : `((${a} & 0xfffffL) << (${b} & 31))`;
-      }
-      case 3: { // comparison, an int 0/1
-        const u = r.pick(ARITH);
-        const a = this.expr(u, d - 1), b = this.expr(u, d - 1);
-        return this.castTo(t, INT, `(${a} ${r.pick(['<', '<=', '>', '>=', '==', '!='])} ${b})`);
-      }
-      case 4: { // logical
-        const a = this.expr(r.pick(ARITH), d - 1);
-        const kk = r.below(3);
-        if (kk === 2) return this.castTo(t, INT, `(!${a})`);
-        const b = this.expr(r.pick(ARITH), d - 1);
-        return this.castTo(t, INT, `(${a} ${kk ? '&&' : '||'} ${b})`);
-      }
-      case 5: { // ternary
-        const c = this.expr(r.pick(ARITH), d - 1);
-        return `(${c} ? ${this.expr(t, d - 1)} : ${this.expr(t, d - 1)})`;
-      }
-      case 6: { // unary
-        const a = this.expr(t, d - 1);
-        const kk = r.below(3);
-        if (kk === 0) return `(~${a})`;
-        if (!signed) return `(-${a})`;
-        if (kk === 1) return `((${T})(0${bits === 32 ? 'u' : 'UL'} - (${UT})(${a})))`;
-        return bits === 32 ? `(-(${a} & 0xfffff))` : `(-(${a} & 0xfffffffffL))`;
-      }
-      case 7: { // conversion from another type, possibly through a narrow one
-        const from = r.pick(ALL_TYPES);
-        const a = this.expr(promoted(from), d - 1);
-        if (isArith(from)) return this.castTo(t, from, `(${a})`);
-        return `((${TYPE_NAME[t]})((${TYPE_NAME[from]})(${a})))`;
-      }
-      default: { // call of a pure function
-        const call = this.callExpr(true, d);
-        if (call) return this.castTo(t, call.ret, call.text);
-        return this.leaf(t, d);
-      }
-    }
-  }
-
-  /** A condition (any arithmetic type is fine in C). */
-  private cond(d: number): string {
-    const r = this.rng;
-    if (r.chance(0.7)) {
-      const u = r.pick(ARITH);
-      return `${this.expr(u, d - 1)} ${r.pick(['<', '<=', '>', '>=', '==', '!='])} ${this.expr(u, d - 1)}`;
-    }
-    return this.expr(r.pick(ARITH), d);
-  }
-
-  // ---- calls ----
-
-  private callable(pureOnly: boolean): Fn[] {
-    const c = this.ctx;
-    const limit = c.fn ? c.fn.index : this.fns.length;
-    const res: Fn[] = [];
-    for (let i = 0; i < limit; i++) {
-      const f = this.fns[i]!;
-      if ((pureOnly || c.pure) && !f.pure) continue;
-      if (c.cost + c.mult * f.cost > c.budget) continue;
-      res.push(f);
-    }
-    return res;
-  }
-
-  private args(f: Fn, d: number, depthArg: string | null): string {
-    const r = this.rng;
-    const out: string[] = [];
-    for (const p of f.params) {
-      if (p.kind === VK.Scalar) {
-        if (depthArg !== null && p.name === 'depth') { out.push(depthArg); continue; }
-        const e = this.expr(promoted(p.ty), Math.min(d, 2));
-        out.push(isArith(p.ty) ? e : `(${TYPE_NAME[p.ty]})(${e})`);
-      } else if (p.kind === VK.Ptr) {
-        const cands = this.visible((v) => (v.kind === VK.Array || v.kind === VK.Ptr) && v.ty === p.ty && v.len >= p.len && !v.isConst);
-        const a = r.pick(cands); // a global array of every element type is big enough
-        const off = a.len > p.len && r.chance(0.5) ? r.below(a.len - p.len + 1) : 0;
-        out.push(off ? `${a.name} + ${off}` : a.name);
-      } else {
-        const cands = this.visible((v) => v.kind === VK.Struct && v.sdef === p.sdef);
-        const arrs = this.visible((v) => v.kind === VK.StructArray && v.sdef === p.sdef);
-        if (cands.length && (r.chance(0.5) || !arrs.length)) out.push(r.pick(cands).name);
-        else { const a = r.pick(arrs); out.push(`${a.name}[${this.index(a.len, 1)}]`); }
-      }
-    }
-    return out.join(', ');
-  }
-
-  private callExpr(pureOnly: boolean, d: number): { text: string; ret: number } | null {
-    const fs = this.callable(pureOnly);
-    if (!fs.length) return null;
-    const f = this.rng.pick(fs);
-    this.ctx.cost += this.ctx.mult * f.cost;
-    const depthArg = f.recursive ? `(int)((unsigned)(${this.expr(INT, 1)}) % ${f.maxDepth + 1}u)` : null;
-    return { text: `${f.name}(${this.args(f, d - 1, depthArg)})`, ret: f.ret };
-  }
-
+class CGen extends CExprGen {
   // ---- statements ----
 
-  private mixVar(v: Var): void {
+  protected mixVar(v: Var): void {
     const name = v.name;
     switch (v.kind) {
       case VK.Scalar: this.line(`acc = acc * 31UL + (unsigned long)${name};`); break;
@@ -434,32 +52,13 @@ class CGen {
     }
   }
 
-  private pushScope(): void { this.ctx.scopes.push([]); }
-  private popScope(): void {
-    const s = this.ctx.scopes.pop()!;
-    for (const v of s) if (!v.readonly) this.mixVar(v);
-  }
-
   /** A braced block: `{` already emitted by the caller's open(). */
-  private block(n: number): void {
+  protected override block(n: number): void {
     const c = this.ctx;
-    this.pushScope();
     const saved = c.noDeclTop;
     c.noDeclTop = false;
-    c.depth++;
-    for (let i = 0; i < n; i++) {
-      if (c.cost + c.mult > c.budget) break;
-      this.stmt();
-    }
-    c.depth--;
+    super.block(n);
     c.noDeclTop = saved;
-    this.popScope();
-  }
-
-  private stmtCount(): number {
-    const c = this.ctx;
-    const max = Math.max(1, this.o.maxStmts - c.depth);
-    return this.rng.range(1, max);
   }
 
   private assignScalar(v: Var): void {
@@ -536,15 +135,6 @@ class CGen {
       this.line(`struct ${sd.name} ${name} = {${sd.fields.map((f) => this.constOf(f.ty)).join(', ')}};`);
     }
     this.declare({ name, kind: VK.Struct, ty: 0, len: 0, readonly: false, global: false, sdef: sd, isConst: false });
-  }
-
-  private loopTrip(): number {
-    const c = this.ctx;
-    const maxK = Math.min(this.o.maxTrip, Math.floor(this.o.maxLoopProduct / c.mult));
-    if (maxK < 1) return 0;
-    const k = this.rng.range(1, maxK);
-    if (c.cost + c.mult * k * 3 > c.budget) return 0;
-    return k;
   }
 
   private loopBody(k: number, counter: Var | null): void {
@@ -794,7 +384,7 @@ class CGen {
     return true;
   }
 
-  private stmt(): void {
+  protected stmt(): void {
     const r = this.rng;
     const c = this.ctx;
     c.cost += c.mult;
@@ -883,7 +473,8 @@ class CGen {
     }
   }
 
-  private genGlobals(): void {
+  protected genGlobals(): void {
+    this.genStructs();
     const r = this.rng;
     const g = (v: Omit<Var, 'global' | 'readonly' | 'sdef' | 'isConst'> & Partial<Var>): void => {
       this.globals.push({ readonly: false, global: true, sdef: null, isConst: false, ...v });
@@ -921,7 +512,7 @@ class CGen {
     this.line('static unsigned long crc = 0;');
   }
 
-  private genFunction(index: number): void {
+  protected genFunction(index: number): void {
     const r = this.rng;
     const o = this.o;
     const name = `f${index}`;
@@ -939,10 +530,7 @@ class CGen {
     const maxDepth = recursive ? r.range(2, 12) : 0;
     const f: Fn = { name, index, ret, params, pure, recursive, maxDepth, cost: 0 };
     const levels = recursive ? maxDepth + 1 : 1;
-    this.ctx = {
-      fn: f, pure, scopes: [params.slice()], mult: 1, cost: 0,
-      budget: Math.max(20, Math.floor(o.workBudget / levels)), loopDepth: 0, breakable: 0, depth: 0, noDeclTop: false,
-    };
+    this.ctx = { ...this.baseCtx(f, levels), breakable: 0, noDeclTop: false };
     const decl = params.map((p) => {
       if (p.kind === VK.Ptr) return `${TYPE_NAME[p.ty]} *${p.name}`;
       if (p.kind === VK.Struct) return `struct ${p.sdef!.name} ${p.name}`;
@@ -951,8 +539,7 @@ class CGen {
     this.line(`/* ${pure ? 'pure' : 'impure'}${recursive ? `, recursive to depth ${maxDepth}` : ''}${params.some((p) => p.kind === VK.Ptr) ? ', q0 has ' + params.find((p) => p.kind === VK.Ptr)!.len + ' elements' : ''} */`);
     this.open(`static ${TYPE_NAME[ret]} ${name}(${decl.join(', ')}) {`);
     this.line(`unsigned long acc = ${r.range(1, 1000)}UL;`);
-    const n = o.size === 'large' ? r.range(Math.max(2, o.maxStmts - 3), o.maxStmts) : r.range(2, o.maxStmts);
-    this.block(n);
+    this.block(this.bodyCount());
     if (recursive) {
       const args = this.args(f, 2, 'depth - 1');
       this.line(`if (depth > 0) acc = acc * 31UL + (unsigned long)${name}(${args});`);
@@ -963,20 +550,13 @@ class CGen {
       if (this.ctx.mult === 1 && r.chance(0.5)) this.line(`printf("${name}: %lu\\n", acc);`);
     }
     this.line(`return ${this.castTo(ret, ULONG, `(acc + (unsigned long)(${this.expr(ret, 2)}))`)};`);
-    this.close();
-    this.line('');
-    f.cost = Math.max(1, this.ctx.cost + 2) * levels;
-    this.fns.push(f);
+    this.finishFunction(f, levels);
   }
 
-  private genMain(): void {
+  protected genMain(): void {
     const r = this.rng;
     const o = this.o;
-    const total = this.fns.reduce((s, f) => s + f.cost, 0);
-    this.ctx = {
-      fn: null, pure: false, scopes: [[]], mult: 1, cost: 0,
-      budget: o.workBudget * 2 + total, loopDepth: 0, breakable: 0, depth: 0, noDeclTop: false,
-    };
+    this.ctx = { ...this.baseCtx(null, 1), breakable: 0, noDeclTop: false };
     this.open('int main(void) {');
     this.line('unsigned long acc = 0;');
     if (o.size !== 'large') this.block(r.range(2, o.maxStmts + 2));
@@ -994,22 +574,7 @@ class CGen {
   }
 
   generate(): string {
-    const o = this.o;
-    this.line('/* Generated by ssakit src/fuzz/c-gen.ts: well-defined C, deterministic output. */');
-    this.line('#include <stdio.h>');
-    this.line('');
-    this.genStructs();
-    this.genGlobals();
-    this.line('');
-    if (o.size === 'large') {
-      // main needs about one line per function plus the folding of the globals.
-      const mainLines = (): number => Math.ceil(this.fns.length * 1.1) + this.globals.length * 2 + 12;
-      for (let i = 0; this.out.length + mainLines() < o.targetLines; i++) this.genFunction(i);
-    } else {
-      for (let i = 0; i < o.functions; i++) this.genFunction(i);
-    }
-    this.genMain();
-    return this.out.join('\n') + '\n';
+    return this.program(['/* Generated by ssakit src/fuzz/c-gen.ts: well-defined C, deterministic output. */', '#include <stdio.h>', ''], 2);
   }
 }
 

@@ -149,6 +149,20 @@ export class BasicBlock extends Value {
     return p === null ? this.append(inst) : this.insertBefore(inst, p);
   }
 
+  /**
+   * Moves every instruction of `src` to the end of this block, each with its debug records
+   * (LLVM's BasicBlock::splice): the records describe positions in the moved code, unlike
+   * `removeFromParent`, which leaves them at the old position for the next instruction.
+   */
+  spliceAllFrom(src: BasicBlock): void {
+    for (let i = src.first; i !== null; ) {
+      const n = i.next;
+      src.unlinkInstruction(i);
+      this.append(i);
+      i = n;
+    }
+  }
+
   /** Internal: unlinks without dropping operands. */
   unlinkInstruction(inst: Instruction): void {
     if (inst.prev !== null) inst.prev.next = inst.next;

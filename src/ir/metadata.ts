@@ -107,7 +107,7 @@ export class ValueAsMetadata extends Metadata {
   /** Wraps `v`; function-local values are tracked through RAUW and erasure. */
   static get(v: Value): ValueAsMetadata {
     const m = new ValueAsMetadata(v);
-    if (v.kind === ValueKind.Instruction || v.kind === ValueKind.Argument) track(v, m);
+    if (isTracked(v)) track(v, m);
     return m;
   }
 }
@@ -119,6 +119,16 @@ export function isNode(m: MDOperand | undefined): m is MDNode {
 // ---- tracking of function-local values ------------------------------------------------
 
 const tracked = new WeakMap<Value, ValueAsMetadata[]>();
+
+/**
+ * The values metadata follows through replacement and deletion: function-local ones, and
+ * globals (a `#dbg_declare` can come to name a constant global that replaced an alloca,
+ * and the global can be deleted later; LLVM's ValueAsMetadata::handleDeletion).
+ */
+function isTracked(v: Value): boolean {
+  const k = v.kind;
+  return k === ValueKind.Instruction || k === ValueKind.Argument || k === ValueKind.GlobalVariable || k === ValueKind.Function || k === ValueKind.GlobalAlias;
+}
 
 function track(v: Value, m: ValueAsMetadata): void {
   let list = tracked.get(v);
@@ -143,7 +153,7 @@ metadataHooks.replaced = (from: Value, to: Value): void => {
   if (list === undefined) return;
   tracked.delete(from);
   for (const m of list) m.value = to;
-  if (to.kind === ValueKind.Instruction || to.kind === ValueKind.Argument) {
+  if (isTracked(to)) {
     const l2 = tracked.get(to);
     if (l2 === undefined) tracked.set(to, list);
     else l2.push(...list);

@@ -8,6 +8,7 @@
 import { Function, GlobalAlias, GlobalVariable } from './function.js';
 import type { NamedMetadata, MDNode } from './metadata.js';
 import { Type, namedStructType } from './types.js';
+import { metadataHooks } from './value.js';
 
 export class Module {
   sourceFilename: string | null = null;
@@ -106,14 +107,18 @@ export class Module {
     return a;
   }
 
+  /** Takes `f` out of the module; metadata naming it (debug records) turns poison. */
   removeFunction(f: Function): void {
+    if (metadataHooks.active) metadataHooks.erased(f);
     const i = this.functions.indexOf(f);
     if (i >= 0) this.functions.splice(i, 1);
     if (this.symbols.get(f.name) === f) this.symbols.delete(f.name);
     f.parent = null;
   }
 
+  /** Takes `g` out of the module; metadata naming it (debug records) turns poison. */
   removeGlobal(g: GlobalVariable): void {
+    if (metadataHooks.active) metadataHooks.erased(g);
     const i = this.globals.indexOf(g);
     if (i >= 0) this.globals.splice(i, 1);
     if (this.symbols.get(g.name) === g) this.symbols.delete(g.name);

@@ -39,7 +39,8 @@ import { defineCountingPass, param } from '../../pm/define-pass.js';
 import { repairSSA } from '../utils/ssa-repair.js';
 import { commonLoop, LoopMembership, simplifyLoops } from '../utils/loop-simplify.js';
 import { edgeCount, mergeSuccessorIntoBlock, splitBlockPredecessors, splitEdge } from '../utils/basic-block-utils.js';
-import { cloneRecords, remapRecords } from '../utils/debug-info.js';
+import { cloneRecords } from '../utils/debug-info.js';
+import { type DbgRecord, MDKind, type MDNode, remapRecord } from '../../ir/metadata.js';
 
 export interface LoopRotateOptions {
   /** Most instructions of a header duplicated into the preheader. */
@@ -107,8 +108,20 @@ function rotate(fn: Function, l: Loop, shape: LiveLoop, mem: LoopMembership): vo
   const map = new Map<Value, Value>();
   for (let p = h.first; p !== null && p.op === Opcode.Phi; p = p.next) map.set(p, p.incomingValueFor(ph)!);
   const phTerm = ph.terminator()!;
+  // The header's debug records are copied too, those of instructions that fold and of the
+  // branch included, each before the copy of what it stood before (LLVM clones the records
+  // of every header instruction, then the instruction).
+  const records = new Instruction(Opcode.Unreachable, voidType, []);
+  // the preheader's own records (before its branch) stay first; a copy equal to a record
+  // the preheader already has is dropped (LLVM erases "anything we've seen before")
+  records.dbgRecords = phTerm.dbgRecords;
+  phTerm.dbgRecords = null;
+  const seen: DbgRecord[] = [];
+  for (let i = ph.first; i !== null; i = i.next) if (i.dbgRecords !== null) seen.push(...i.dbgRecords);
+  if (records.dbgRecords !== null) seen.push(...records.dbgRecords);
   for (let i = h.firstNonPhi(); i !== null && i !== t; i = i.next) {
     const ops = i.operands().map((v) => map.get(v) ?? v);
+    cloneRecords(i, records);
     // fold what the preheader's values decide (LLVM simplifies the copies too)
     const folded = mayHaveSideEffects(i) || mayReadMemory(i) ? null : simplifyWithOperands(i, ops);
     if (folded !== null && folded !== i) {
@@ -119,9 +132,9 @@ function rotate(fn: Function, l: Loop, shape: LiveLoop, mem: LoopMembership): vo
     for (let k = 0; k < c.numOperands; k++) c.setOperand(k, ops[k]);
     ph.insertBefore(c, phTerm);
     map.set(i, c);
-    cloneRecords(i, c);
-    remapRecords([c], map);
+    moveRecords(records, c, map, seen);
   }
+  cloneRecords(t, records);
   const cond = map.get(t.operand(0)) ?? t.operand(0);
   const s0 = t.successor(0);
   const s1 = t.successor(1);
@@ -129,6 +142,7 @@ function rotate(fn: Function, l: Loop, shape: LiveLoop, mem: LoopMembership): vo
   const known = cond.kind === ValueKind.ConstantInt;
   const guard = known ? new Instruction(Opcode.Br, voidType, [(cond as ConstantInt).isZero() ? s1 : s0]) : new Instruction(Opcode.Br, voidType, [cond, s0, s1]);
   ph.insertBefore(guard, phTerm);
+  moveRecords(records, guard, map, seen);
   phTerm.eraseFromParent();
   for (const s of guard.successors().filter((b, k, a) => a.indexOf(b) === k)) {
     for (let p = s.first; p !== null && p.op === Opcode.Phi; p = p.next) {
@@ -155,6 +169,7 @@ function rotate(fn: Function, l: Loop, shape: LiveLoop, mem: LoopMembership): vo
   // ([copy, from outside], [value, from the old header]) is the reaching definition; uses
   // after the loop go through SSA repair (src/transforms/utils/ssa-repair.ts), which walks only from them.
   const newHeaderPreds = inLoopSucc.predecessors();
+  const newPhis: Instruction[] = [];
   for (let i = h.first; i !== null && i !== t; i = i.next) {
     const inLoop: Use[] = [];
     let outside = false;
@@ -176,12 +191,75 @@ function rotate(fn: Function, l: Loop, shape: LiveLoop, mem: LoopMembership): vo
         for (let k = 0; k < n; k++) phi.addIncoming(v, p);
       }
       inLoopSucc.insertAfterPhis(phi);
+      newPhis.push(phi);
       for (const u of inLoop) (u.user as Instruction).setOperand(u.index, phi);
     }
     // the repair must know the loop's phi, or it would build a second one on its way in
     if (outside) repairSSA(fn, i, phi === null ? [{ block: ph, value: map.get(i)! }] : [{ block: ph, value: map.get(i)! }, { block: inLoopSucc, value: phi }]);
   }
+  insertDebugValuesForPhis(h, newPhis);
   mergeSuccessorIntoBlock(latch, h);
+}
+
+/** Gives `to` the records collected on `from` (a holder outside the IR), remapped to the copies. */
+function moveRecords(from: Instruction, to: Instruction, map: Map<Value, Value>, seen: readonly DbgRecord[]): void {
+  if (from.dbgRecords === null) return;
+  const rs: DbgRecord[] = [];
+  for (const r of from.dbgRecords) {
+    if (!seen.includes(r)) {
+      remapRecord(r, map);
+      if (seen.some((o) => sameRecord(o, r))) continue;
+    }
+    rs.push(r);
+  }
+  from.dbgRecords = null;
+  if (rs.length > 0) to.dbgRecords = to.dbgRecords === null ? rs : to.dbgRecords.concat(rs);
+}
+
+/** LLVM's makeHash in rotation: same variable, same first location value, same expression. */
+function sameRecord(a: DbgRecord, b: DbgRecord): boolean {
+  if (a.kind !== b.kind || a.ops[1] !== b.ops[1]) return false;
+  const ea = a.ops[2];
+  const eb = b.ops[2];
+  const ta = ea !== null && typeof ea !== 'string' && ea.mdKind === MDKind.Node ? (ea as MDNode).ops[0] : ea;
+  const tb = eb !== null && typeof eb !== 'string' && eb.mdKind === MDKind.Node ? (eb as MDNode).ops[0] : eb;
+  if (ta !== tb) return false;
+  const la = a.locationOps();
+  const lb = b.locationOps();
+  return la.length > 0 && lb.length > 0 && la[0].value === lb[0].value;
+}
+
+/**
+ * LLVM's insertDebugValuesForPHIs (Local.cpp) as rotation calls it: a new phi merging a
+ * phi of the old header gets a copy of that phi's `#dbg_value` with the new phi as its
+ * location, at the top of the new phi's block, so the variable stays described in the loop.
+ */
+function insertDebugValuesForPhis(header: BasicBlock, phis: readonly Instruction[]): void {
+  if (phis.length === 0) return;
+  const described = new Map<Value, DbgRecord>();
+  for (let i = header.first; i !== null; i = i.next) {
+    for (const r of i.dbgRecords ?? []) {
+      if (r.kind !== 'value') continue;
+      for (const m of r.locationOps()) {
+        const v = m.value;
+        if (v.kind === ValueKind.Instruction && (v as Instruction).op === Opcode.Phi && (v as Instruction).parent === header && !described.has(v)) described.set(v, r);
+      }
+    }
+  }
+  if (described.size === 0) return;
+  for (const phi of phis) {
+    const made = new Map<DbgRecord, DbgRecord>();
+    for (const v of phi.operands()) {
+      const r = described.get(v);
+      if (r === undefined) continue;
+      let c = made.get(r);
+      if (c === undefined) made.set(r, (c = r.clone()));
+      remapRecord(c, new Map([[v, phi]]));
+    }
+    const at = phi.parent!.firstNonPhi();
+    if (at === null) continue;
+    for (const c of made.values()) at.dbgRecords = at.dbgRecords === null ? [c] : [...at.dbgRecords, c];
+  }
 }
 
 /**

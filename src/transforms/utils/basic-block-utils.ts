@@ -21,9 +21,10 @@ import type { Function } from '../../ir/function.js';
 import { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
 import { voidType } from '../../ir/types.js';
-import { Value, ValueKind } from '../../ir/value.js';
+import { metadataHooks, Value, ValueKind } from '../../ir/value.js';
 import { computeCFG } from '../../analysis/cfg.js';
 import { deleteIfDead } from './local.js';
+import { removeRedundantDbgRecords } from './redundant-dbg-records.js';
 import { assert } from '../../util/assert.js';
 
 /** How many successor slots of `from`'s terminator name `to`. */
@@ -93,15 +94,19 @@ export function mergeSuccessorIntoBlock(bb: BasicBlock, succ: BasicBlock): boole
     p.eraseFromParent();
     p = next;
   }
+  // The records before bb's branch stay where they are: before succ's first instruction
+  // (LLVM's trailing records, re-attached when the block grows again).
+  const trailing = t.dbgRecords;
+  t.dbgRecords = null;
   t.eraseFromParent();
-  for (let i = succ.first; i !== null; ) {
-    const next = i.next;
-    i.removeFromParent();
-    bb.append(i);
-    i = next;
+  const firstMoved = succ.first;
+  bb.spliceAllFrom(succ);
+  if (trailing !== null && firstMoved !== null) {
+    firstMoved.dbgRecords = firstMoved.dbgRecords === null ? trailing : trailing.concat(firstMoved.dbgRecords);
   }
   for (const s of bb.successors()) s.replacePhiIncomingBlock(succ, bb);
   succ.eraseFromParent();
+  if (metadataHooks.active) removeRedundantDbgRecords(bb);
   return true;
 }
 
