@@ -18,6 +18,10 @@
  *    GlobalsAA) against a pointer loaded from memory, an argument or a call's result → no:
  *    none of those can hold its address (phis and selects are not trusted: a transform may
  *    have merged pointers into the global in one);
+ *  - an access larger than the whole of the other side's object (an alloca or a defined,
+ *    non-interposable global, its size rounded up to its alignment) → no: such an access
+ *    cannot lie inside that object (LLVM BasicAA's isObjectSmallerThan: an 8-byte pointer
+ *    store through an unknown pointer does not touch a 4-byte global);
  *  - otherwise may.
  * Sizes are store sizes in bytes; a negative size means unknown (ranges never disjoint).
  *
@@ -27,7 +31,9 @@
 import type { GlobalVariable } from '../ir/function.js';
 import type { Instruction } from '../ir/instruction.js';
 import { Opcode } from '../ir/opcodes.js';
-import type { ConstantExpr } from '../ir/constants.js';
+import { allocSize } from '../ir/layout.js';
+import { isSized } from '../ir/types.js';
+import type { ConstantExpr, ConstantInt } from '../ir/constants.js';
 import { Value, ValueKind } from '../ir/value.js';
 import { constantGEPInstOffset, constantGEPOffset } from './constant-folding.js';
 import { isNonAddressTakenGlobal } from './global-escape.js';
@@ -173,6 +179,7 @@ export class AliasAnalysis {
     if (isIdentifiedObject(da.base) && isIdentifiedObject(db.base)) return 'no';
     if (this.isNonEscaping(da.base) || this.isNonEscaping(db.base)) return 'no';
     if (globalVsOpaquePointer(da.base, db.base) || globalVsOpaquePointer(db.base, da.base)) return 'no';
+    if (objectSmallerThan(db.base, sizeA) || objectSmallerThan(da.base, sizeB)) return 'no';
     return 'may';
   }
 
@@ -180,6 +187,37 @@ export class AliasAnalysis {
   isLocalUnreachableFromCalls(p: Value): boolean {
     return this.isNonEscaping(underlyingObject(p));
   }
+}
+
+/**
+ * The size in bytes of the object `v` is, rounded up to its alignment (LLVM's getObjectSize
+ * with RoundToAlign), or -1 when unknown: an alloca of a constant count, or a global with
+ * a definition the linker cannot replace.
+ */
+export function objectSize(v: Value): number {
+  if (v.kind === ValueKind.Instruction) {
+    const a = v as Instruction;
+    if (a.op !== Opcode.Alloca || a.auxType === null || !isSized(a.auxType)) return -1;
+    const n = a.ops[0].value;
+    if (n.kind !== ValueKind.ConstantInt) return -1;
+    const count = Number((n as ConstantInt).value);
+    return roundUp(allocSize(a.auxType) * count, a.align);
+  }
+  if (v.kind === ValueKind.GlobalVariable) {
+    const g = v as GlobalVariable;
+    if (g.isDeclaration() || !isSized(g.valueType) || /\b(weak|weak_odr|linkonce|linkonce_odr|common|extern_weak|available_externally)\b/.test(g.attrs.linkage)) return -1;
+    return roundUp(allocSize(g.valueType), g.align);
+  }
+  return -1;
+}
+
+const roundUp = (n: number, align: number): number => (align > 1 ? Math.ceil(n / align) * align : n);
+
+/** Whether an access of `size` bytes cannot fit inside the object `base` (so cannot touch it). */
+function objectSmallerThan(base: Value, size: number): boolean {
+  if (size <= 0) return false;
+  const s = objectSize(base);
+  return s >= 0 && s < size;
 }
 
 /** A pointer that cannot have been merged from others by a transform: loaded, an argument, a call's result. */

@@ -88,6 +88,7 @@ const O2: PipelineStep[] = [
       { pass: 'inline', why: "calls made direct above (a function pointer stored and loaded back, forwarded by gvn) are inlined in the next round, as LLVM's CGSCC inliner revisits" },
     ],
   },
+  { pass: 'deadargelim', why: 'parameters and results the simplified bodies stopped using (LLVM runs DeadArgumentElimination after the CGSCC walk, on simplified functions; the dce below drops what the callers computed for them)' },
   // loops whose trip count is known only at run time, once, after the rounds above solved
   // what scalar evolution can (an unrolled inner loop has two exits and hides its exit values
   // from indvars; LLVM too runs its runtime LoopUnrollPass late, in the optimization pipeline)

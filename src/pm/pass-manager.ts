@@ -10,7 +10,7 @@
  * dropped before the next pass); passes never see a function the verifier rejected when
  * verify-each is on.
  */
-import { invalidateGlobalEscapes } from '../analysis/global-escape.js';
+import { invalidateGlobalEscapes, invalidateGlobalEscapesIn } from '../analysis/global-escape.js';
 import { writeDiagnostics } from '../platform/index.js';
 import type { Function } from '../ir/function.js';
 import type { Module } from '../ir/module.js';
@@ -331,6 +331,8 @@ export class PassManager {
     if (this.opts.timePasses) this.time(pass.name, ms);
     const preserved: Preserved = r.preserved ?? (r.changed ? 'none' : 'all');
     fam.invalidate(r.changed ? preserved : 'all');
+    // the globals fn takes the address of may be fewer now (dead code gone): rescan fn's share when next asked
+    if (r.changed) invalidateGlobalEscapesIn(fn);
     this.after(pass.name, r.changed, fn);
     this.opts.afterPass?.({ pass: pass.name, fn, changed: r.changed, ms });
     return r.changed;

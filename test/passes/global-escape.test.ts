@@ -143,7 +143,9 @@ int main(void) { int s = 0; for (int i = 0; i < 20; i++) { *vp = i; a += b; s ^=
 describe.runIf(hasLlvm())('global-escape: programs whose globals escape keep their behaviour (lli-19)', () => {
   for (const [title, src] of ESCAPES) {
     it(title, () => {
-      for (const pipeline of ['default<O2>', 'mem2reg,licm,gvn,dse', 'mem2reg,reg2mem,licm,gvn,mem2reg,licm,gvn']) checkPreservesBehaviour(src, title.replace(/\W+/g, '-'), pipeline, { llvmAs: pipeline === 'default<O2>' });
+      // the reg2mem round trip (stores of arbitrary values, escape cache dropped) is a stress run: with the fuzz suites (SSAKIT_FUZZ=1)
+      const pipelines = ['default<O2>', 'mem2reg,licm,gvn,dse', ...(process.env.SSAKIT_FUZZ ? ['mem2reg,reg2mem,licm,gvn,mem2reg,licm,gvn'] : [])];
+      for (const pipeline of pipelines) checkPreservesBehaviour(src, title.replace(/\W+/g, '-'), pipeline, { llvmAs: pipeline === 'default<O2>' });
     });
   }
 });

@@ -36,6 +36,10 @@ import { hasExactDefinition, isLocalLinkage, scanGlobalRefs } from './ipo-utils.
 import { defineCountingPass } from '../../pm/define-pass.js';
 import { applySCCPResult, CONST, isEvaluable, OVER, SCCPLattice, switchTarget, TOP } from '../utils/sccp-solver.js';
 
+function isThreadLocal(v: Value): boolean {
+  return v.kind === ValueKind.GlobalVariable && /\bthread_local\b/.test((v as GlobalVariable).attrs.prefix + ' ' + (v as GlobalVariable).attrs.suffix);
+}
+
 /** A lattice cell for a value that is not an instruction (argument, return value, global). */
 interface Cell {
   s: number;
@@ -120,6 +124,12 @@ export class IPSCCPSolver {
     this.cellConst = null;
     if (v.kind >= ValueKind.ConstantInt) {
       this.cellConst = v as Constant;
+      return CONST;
+    }
+    // the address of a global is a constant too (LLVM's lattice holds any Constant): a
+    // function that always returns &g gives its calls that value (thread-local ones differ per thread)
+    if ((v.kind === ValueKind.GlobalVariable || v.kind === ValueKind.Function) && !isThreadLocal(v)) {
+      this.cellConst = v as unknown as Constant;
       return CONST;
     }
     if (v.kind === ValueKind.Instruction) {

@@ -524,7 +524,7 @@ export function runIndVars(fn: Function, opts: Partial<IndVarsOptions> = {}, ctx
   const o = { ...DEFAULT_INDVARS_OPTIONS, ...opts };
   const cached = ctx?.analyses.get(LoopAnalysis);
   const s = simplifyLoops(fn, cached);
-  const cfgChanged = s.preheaders + s.backedges + s.exits > 0;
+  const cfgChanged = s.nested + s.preheaders + s.backedges + s.exits > 0;
   const li = !cfgChanged && cached !== undefined ? cached : findLoops(new CFG(fn));
   const iv = new IndVars(li, li.cfg, li.domTree, o);
   for (let k = li.loops.length - 1; k >= 0; k--) iv.processLoop(li.loops[k]);

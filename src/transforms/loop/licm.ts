@@ -319,7 +319,7 @@ class LICM {
 export function runLICM(fn: Function, ctx?: PassContext): LICMStats & { cfgChanged: boolean } {
   const cached = ctx?.analyses.get(LoopAnalysis);
   const s = simplifyLoops(fn, cached);
-  const cfgChanged = s.preheaders + s.backedges + s.exits > 0;
+  const cfgChanged = s.nested + s.preheaders + s.backedges + s.exits > 0;
   let li: LoopInfo;
   if (!cfgChanged && cached !== undefined) li = cached;
   else {

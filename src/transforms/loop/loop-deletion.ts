@@ -205,7 +205,7 @@ function evaluateAway(blocks: ReadonlySet<BasicBlock>, preheader: BasicBlock, he
 export function deleteLoops(fn: Function, opts: Partial<LoopDeletionOptions> = {}, cached?: LoopInfo, trace: ((line: string) => void) | null = null): LoopDeletionStats {
   const o: LoopDeletionOptions = { ...DEFAULT_LOOP_DELETION_OPTIONS, ...opts };
   const s = simplifyLoops(fn, cached);
-  const stats: LoopDeletionStats = { deleted: 0, exitValues: 0, changed: s.preheaders + s.backedges + s.exits > 0 };
+  const stats: LoopDeletionStats = { deleted: 0, exitValues: 0, changed: s.nested + s.preheaders + s.backedges + s.exits > 0 };
   const li = !stats.changed && cached !== undefined ? cached : findLoops(new CFG(fn));
   const cfg = li.cfg;
   const gone = new Set<BasicBlock>();

@@ -219,7 +219,7 @@ function rewrite(fn: Function, d: Idiom): boolean {
 
 export function recognizeLoopIdioms(fn: Function, cached?: LoopInfo, trace: ((line: string) => void) | null = null): LoopIdiomStats {
   const s = simplifyLoops(fn, cached);
-  let changed = s.preheaders + s.backedges + s.exits > 0;
+  let changed = s.nested + s.preheaders + s.backedges + s.exits > 0;
   const li = !changed && cached !== undefined ? cached : findLoops(new CFG(fn));
   const todo: Idiom[] = [];
   for (const l of li.loops) {

@@ -275,7 +275,7 @@ function insertDebugValuesForPhis(header: BasicBlock, phis: readonly Instruction
 export function rotateLoops(fn: Function, opts: Partial<LoopRotateOptions> = {}, cached?: LoopInfo): { rotated: number; changed: boolean } {
   const o: LoopRotateOptions = { ...DEFAULT_LOOP_ROTATE_OPTIONS, ...opts };
   const s = simplifyLoops(fn, cached);
-  let changed = s.preheaders + s.backedges + s.exits > 0;
+  let changed = s.nested + s.preheaders + s.backedges + s.exits > 0;
   const li = !changed && cached !== undefined ? cached : findLoops(new CFG(fn));
   const mem = new LoopMembership(li);
   let rotated = 0;

@@ -177,7 +177,7 @@ function runtimeCount(size: number, o: LoopUnrollOptions): number {
 export function unrollLoops(fn: Function, opts: Partial<LoopUnrollOptions> = {}, cached?: LoopInfo, trace: ((line: string) => void) | null = null): LoopUnrollStats {
   const o: LoopUnrollOptions = { ...DEFAULT_LOOP_UNROLL_OPTIONS, ...opts };
   const s = simplifyLoops(fn, cached);
-  let changed = s.preheaders + s.backedges + s.exits > 0;
+  let changed = s.nested + s.preheaders + s.backedges + s.exits > 0;
   const li = !changed && cached !== undefined ? cached : findLoops(new CFG(fn));
   // read every candidate first: unrolling one innermost loop leaves the others' blocks alone
   const todo: { shape: Shape; trip: number; partial: boolean }[] = [];

@@ -4,6 +4,11 @@
  *  - a preheader: the header's only predecessor outside the loop, ending in `br label %header`;
  *  - a single latch (one back edge), through a new `.backedge` block when there were several;
  *  - dedicated exits: every exit block has only predecessors inside the loop.
+ * Before that, a loop whose header has several back edges and a phi that keeps its own value
+ * on some of them is two loops sharing a header (`br %c, %loop, %next` ... `br %c2, %loop,
+ * %out`): the header's other predecessors move to a new `.outer` block, the outer loop's
+ * header, as LLVM's separateNestedLoop does (its findPHIToPartitionLoops), so the inner loop
+ * is a loop of its own that the loop passes can unroll, delete or hoist out of.
  * The loop passes (licm, loop-rotate, indvars) call `simplifyLoops` first, as LLVM's loop
  * pass manager requires LoopSimplify form.
  *
@@ -18,7 +23,9 @@
  */
 import { BasicBlock } from '../../ir/basic-block.js';
 import type { Function } from '../../ir/function.js';
+import type { Instruction } from '../../ir/instruction.js';
 import { Opcode } from '../../ir/opcodes.js';
+import type { Value } from '../../ir/value.js';
 import { CFG } from '../../analysis/cfg.js';
 import { findLoops, Loop, LoopInfo } from '../../analysis/loops.js';
 import { defineCountingPass } from '../../pm/define-pass.js';
@@ -68,6 +75,7 @@ function blockName(bb: BasicBlock, suffix: string): string {
 }
 
 export interface LoopSimplifyStats {
+  nested: number;
   preheaders: number;
   backedges: number;
   exits: number;
@@ -75,10 +83,17 @@ export interface LoopSimplifyStats {
 
 /** Puts every loop of `fn` in LoopSimplify form; returns what it inserted. */
 export function simplifyLoops(fn: Function, info?: LoopInfo): LoopSimplifyStats {
-  const stats: LoopSimplifyStats = { preheaders: 0, backedges: 0, exits: 0 };
+  const stats: LoopSimplifyStats = { nested: 0, preheaders: 0, backedges: 0, exits: 0 };
   if (fn.isDeclaration()) return stats;
-  const li = info ?? findLoops(new CFG(fn));
+  let li = info ?? findLoops(new CFG(fn));
   if (li.loops.length === 0) return stats;
+  // Phase 0: nested loops sharing a header come apart (each round can expose another level)
+  for (let round = 0; round < 8; round++) {
+    const n = separateNestedLoops(li);
+    if (n === 0) break;
+    stats.nested += n;
+    li = findLoops(new CFG(fn));
+  }
   const cfg = li.cfg;
   const mem = new LoopMembership(li);
   const loops = li.loops;
@@ -170,6 +185,59 @@ export function simplifyLoops(fn: Function, info?: LoopInfo): LoopSimplifyStats 
   return stats;
 }
 
+/**
+ * LLVM's findPHIToPartitionLoops: a header phi whose value some back edges keep (it is its
+ * own incoming value there) while others change it; null when there is none. A phi whose
+ * entries other than itself all agree is a copy, not a partition (LLVM simplifies it away).
+ */
+function partitionPhi(l: Loop, h: BasicBlock, inLoop: (b: BasicBlock) => boolean): Instruction | null {
+  for (let i = h.first; i !== null && i.op === Opcode.Phi; i = i.next) {
+    let self = false;
+    let other: Value | null = null;
+    let several = false;
+    for (let k = 0; k < i.ops.length; k++) {
+      const v: Value = i.ops[k].value;
+      if (v === i) {
+        if (inLoop(i.blocks![k])) self = true;
+        continue;
+      }
+      if (other === null) other = v;
+      else if (other !== v) several = true;
+    }
+    if (self && several) return i;
+  }
+  return null;
+}
+
+/** Splits every loop of `li` that is two loops sharing a header (see the file comment); returns how many. */
+function separateNestedLoops(li: LoopInfo): number {
+  const cfg = li.cfg;
+  let n = 0;
+  for (const l of li.loops) {
+    const h = cfg.blockOf(l.header)!;
+    const inLoop = (b: BasicBlock): boolean => b.id >= 0 && b.id < cfg.n && cfg.blocks[b.id] === b && l.contains(b.id);
+    let backEdges = 0;
+    for (const p of h.predecessors()) if (inLoop(p)) backEdges++;
+    // LLVM: not for loops with a giant number of back edges (they share one backedge block)
+    if (backEdges < 2 || backEdges >= 8) continue;
+    const pn = partitionPhi(l, h, inLoop);
+    if (pn === null) continue;
+    const outer: BasicBlock[] = [];
+    let bad = false;
+    for (let k = 0; k < pn.ops.length; k++) {
+      const p = pn.blocks![k];
+      if (pn.ops[k].value === pn && inLoop(p)) continue;
+      const t = p.terminator();
+      if (t === null || t.op === Opcode.IndirectBr) bad = true;
+      if (!outer.includes(p)) outer.push(p);
+    }
+    if (bad) continue;
+    splitBlockPredecessors(h, outer, blockName(h, '.outer'));
+    n++;
+  }
+  return n;
+}
+
 /** Exiting blocks (inside, with an edge out) and exit blocks (outside, with an edge in) of every loop, by loop index. */
 export interface LoopExits {
   exiting: BasicBlock[][];
@@ -231,5 +299,5 @@ export const loopSimplifyPass = defineCountingPass({
   name: 'loop-simplify',
   description: 'give every loop a preheader, a single latch and dedicated exit blocks',
   count: (fn) => simplifyLoops(fn),
-  stats: { preheaders: 'preheaders inserted', backedges: 'backedge blocks inserted', exits: 'exit blocks split' },
+  stats: { nested: 'nested loops split out of a shared header', preheaders: 'preheaders inserted', backedges: 'backedge blocks inserted', exits: 'exit blocks split' },
 });
