@@ -11,7 +11,7 @@ import { CLANG, checkProgram, pool, type CheckResult } from './harness.js';
 import { hasTool } from '../helpers/llvm.js';
 
 const HAVE_CLANG = hasTool(CLANG);
-const SEEDS = Array.from({ length: 30 }, (_, i) => 1000 + i * 7919);
+const SEEDS = Array.from({ length: 15 }, (_, i) => 1000 + i * 7919);
 
 describe('Rng', () => {
   it('is mulberry32: a fixed stream for a fixed seed on every engine', () => {
@@ -103,7 +103,7 @@ function explain(r: CheckResult): string {
 
 // Reason: compiling the generated C (and UBSan) needs clang-19; without it these cannot run.
 describe.skipIf(!HAVE_CLANG)('generated programs run the same at -O0, -O2 and under UBSan (clang-19)', () => {
-  it('C, 30 seeds', async () => {
+  it(`C, ${SEEDS.length} seeds`, async () => {
     const results = await pool(SEEDS, 2, (seed) => checkProgram('c', generateCProgram(seed, { size: 'small' })));
     const bad = results.map((r, i) => (r.ok ? null : `seed ${SEEDS[i]}: ${explain(r)}`)).filter((x) => x);
     expect(bad).toEqual([]);
@@ -111,7 +111,7 @@ describe.skipIf(!HAVE_CLANG)('generated programs run the same at -O0, -O2 and un
     expect(new Set(results.map((r) => r.exitCode)).size).toBeGreaterThan(10);
   }, 300_000);
 
-  it('SysY (as C with the prelude), 30 seeds', async () => {
+  it(`SysY (as C with the prelude), ${SEEDS.length} seeds`, async () => {
     const results = await pool(SEEDS, 2, (seed) => checkProgram('sysy', generateSysYProgram(seed, { size: 'small' })));
     const bad = results.map((r, i) => (r.ok ? null : `seed ${SEEDS[i]}: ${explain(r)}`)).filter((x) => x);
     expect(bad).toEqual([]);

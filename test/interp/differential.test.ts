@@ -1,5 +1,5 @@
 /**
- * THE differential test: every C program of test/programs (with NAME.in as stdin), 50
+ * THE differential test: every C program of test/programs (with NAME.in as stdin), 30
  * programs of the seeded generator and a dozen Csmith programs, each compiled by clang-19
  * at -O0 and at -O2, must print the same bytes and exit with the same code in the
  * interpreter as under lli-19. Compiled IR and lli results are cached by content hash.
@@ -14,8 +14,8 @@ const llvm = hasLlvm();
 const programs = listPrograms('test/programs');
 
 
-// 50 keep `npm test` inside its budget; test/fuzz/interp-diff.test.ts runs 500 (npm run test:fuzz)
-const GEN_N = 50;
+// 30 keep `npm test` inside its budget; test/fuzz/interp-diff.test.ts runs 500 (npm run test:fuzz)
+const GEN_N = 30;
 const CSMITH_N = 12;
 
 // Reason: the oracle is LLVM 19 (clang-19, lli-19, opt-19); without llvm-19 the test is reported as skipped.
