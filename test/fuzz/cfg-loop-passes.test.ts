@@ -3,11 +3,12 @@
  * many generated programs (SSAKIT_CFG_FUZZ_RUNS, default 2000 pipelines over
  * SSAKIT_CFG_FUZZ_PROGRAMS, default 300 medium programs; fast-check's seed from
  * SSAKIT_CFG_FUZZ_SEED, random when unset — a failure prints it). Every third program uses
- * computed goto (blockaddress, indirectbr).
+ * computed goto (blockaddress, indirectbr). Three pools: all the passes, the loop-nest
+ * unrolling slice, and the vectorizer's slice.
  */
 import { describe, it } from 'vitest';
 import { hasLlvm, LLVM_MISSING } from '../helpers/llvm.js';
-import { checkRandomPipelines, NEST_POOL } from '../passes/cfg-loop-properties.js';
+import { checkRandomPipelines, NEST_POOL, VECTOR_POOL } from '../passes/cfg-loop-properties.js';
 
 if (!hasLlvm()) console.warn(LLVM_MISSING);
 const RUNS = Number(process.env.SSAKIT_CFG_FUZZ_RUNS ?? 2000);
@@ -21,5 +22,8 @@ describe.runIf(hasLlvm())('control-flow and loop passes: random pipelines (fuzz)
   }, 6 * 3600_000);
   it(`${Math.ceil(RUNS / 4)} loop-nest unrolling pipelines over ${PROGRAMS} medium programs`, async () => {
     await checkRandomPipelines({ numRuns: Math.ceil(RUNS / 4), programs: PROGRAMS, firstSeed: 7000, size: 'medium', computedGotos: 'some', seed: SEED, pool: NEST_POOL });
+  }, 6 * 3600_000);
+  it(`${Math.ceil(RUNS / 4)} vectorizer pipelines over ${PROGRAMS} medium programs`, async () => {
+    await checkRandomPipelines({ numRuns: Math.ceil(RUNS / 4), programs: PROGRAMS, firstSeed: 9000, size: 'medium', computedGotos: 'some', seed: SEED, pool: VECTOR_POOL });
   }, 6 * 3600_000);
 });

@@ -68,6 +68,12 @@ function run(text: string): { out: string; code: number } {
  * nests (LLVM's LoopFullUnrollPass on loops with inner loops), with a generous nest threshold
  * so the nests of generated programs are unrolled, and the clean-ups that fold the copies.
  */
+/**
+ * The vectorizer's slice: steps that give loops the shape loop-vectorize takes (simplified,
+ * rotated, IVs canonical), the vectorizer, the runtime unroller that interleaves its loops,
+ * SimplifyCFG's FoldBranchToCommonDest (off in -O2), and the clean-ups that fold around them.
+ */
+export const VECTOR_POOL = ['loop-simplify,loop-rotate', 'indvars', 'loop-vectorize', 'loop-unroll<runtime-count=8>', 'simplifycfg<common-dest>', 'instcombine', 'licm', 'gvn', 'sroa', 'correlated-propagation', 'simplifycfg'];
 export const NEST_POOL = ['loop-simplify,loop-rotate', 'loop-unroll<nest-threshold=2000>', 'loop-unroll', 'indvars', 'instcombine', 'sccp', 'simplifycfg', 'gvn', 'sroa', 'licm', 'loop-deletion'];
 
 export async function checkRandomPipelines(opts: { numRuns: number; programs: number; firstSeed: number; size: 'small' | 'medium'; seed?: number; computedGotos?: ComputedGotoChoice; pool?: readonly string[] }): Promise<void> {
