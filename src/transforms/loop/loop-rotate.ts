@@ -39,7 +39,7 @@ import { defineCountingPass, param } from '../../pm/define-pass.js';
 import { repairSSA } from '../utils/ssa-repair.js';
 import { commonLoop, LoopMembership, simplifyLoops } from '../utils/loop-simplify.js';
 import { edgeCount, mergeSuccessorIntoBlock, splitBlockPredecessors, splitEdge } from '../utils/basic-block-utils.js';
-import { cloneRecords } from '../utils/debug-info.js';
+import { expressionText } from '../utils/redundant-dbg-records.js';
 import { type DbgRecord, getAttachment, MDKind, type MDNode, remapRecord, withAttachment } from '../../ir/metadata.js';
 
 export interface LoopRotateOptions {
@@ -111,17 +111,16 @@ function rotate(fn: Function, l: Loop, shape: LiveLoop, mem: LoopMembership): vo
   // The header's debug records are copied too, those of instructions that fold and of the
   // branch included, each before the copy of what it stood before (LLVM clones the records
   // of every header instruction, then the instruction).
-  const records = new Instruction(Opcode.Unreachable, voidType, []);
+  let pending: DbgRecord[] = [];
   // the preheader's own records (before its branch) stay first; a copy equal to a record
   // the preheader already has is dropped (LLVM erases "anything we've seen before")
-  records.dbgRecords = phTerm.dbgRecords;
-  phTerm.dbgRecords = null;
   const seen: DbgRecord[] = [];
   for (let i = ph.first; i !== null; i = i.next) if (i.dbgRecords !== null) seen.push(...i.dbgRecords);
-  if (records.dbgRecords !== null) seen.push(...records.dbgRecords);
+  if (phTerm.dbgRecords !== null) pending = phTerm.dbgRecords;
+  phTerm.dbgRecords = null;
   for (let i = h.firstNonPhi(); i !== null && i !== t; i = i.next) {
     const ops = i.operands().map((v) => map.get(v) ?? v);
-    cloneRecords(i, records);
+    if (i.dbgRecords !== null) for (const r of i.dbgRecords) pending.push(r.clone());
     // fold what the preheader's values decide (LLVM simplifies the copies too)
     const folded = mayHaveSideEffects(i) || mayReadMemory(i) ? null : simplifyWithOperands(i, ops);
     if (folded !== null && folded !== i) {
@@ -132,9 +131,9 @@ function rotate(fn: Function, l: Loop, shape: LiveLoop, mem: LoopMembership): vo
     for (let k = 0; k < c.numOperands; k++) c.setOperand(k, ops[k]);
     ph.insertBefore(c, phTerm);
     map.set(i, c);
-    moveRecords(records, c, map, seen);
+    pending = placeRecords(pending, c, map, seen);
   }
-  cloneRecords(t, records);
+  if (t.dbgRecords !== null) for (const r of t.dbgRecords) pending.push(r.clone());
   const cond = map.get(t.operand(0)) ?? t.operand(0);
   const s0 = t.successor(0);
   const s1 = t.successor(1);
@@ -142,7 +141,7 @@ function rotate(fn: Function, l: Loop, shape: LiveLoop, mem: LoopMembership): vo
   const known = cond.kind === ValueKind.ConstantInt;
   const guard = known ? new Instruction(Opcode.Br, voidType, [(cond as ConstantInt).isZero() ? s1 : s0]) : new Instruction(Opcode.Br, voidType, [cond, s0, s1]);
   ph.insertBefore(guard, phTerm);
-  moveRecords(records, guard, map, seen);
+  placeRecords(pending, guard, map, seen);
   phTerm.eraseFromParent();
   for (const s of guard.successors().filter((b, k, a) => a.indexOf(b) === k)) {
     for (let p = s.first; p !== null && p.op === Opcode.Phi; p = p.next) {
@@ -206,29 +205,24 @@ function rotate(fn: Function, l: Loop, shape: LiveLoop, mem: LoopMembership): vo
   if (loopID !== null && nt !== null) nt.md = withAttachment(nt.md, 'llvm.loop', loopID);
 }
 
-/** Gives `to` the records collected on `from` (a holder outside the IR), remapped to the copies. */
-function moveRecords(from: Instruction, to: Instruction, map: Map<Value, Value>, seen: readonly DbgRecord[]): void {
-  if (from.dbgRecords === null) return;
+/** Puts the `pending` records before `to`, the copies remapped; returns a fresh pending list. */
+function placeRecords(pending: DbgRecord[], to: Instruction, map: Map<Value, Value>, seen: readonly DbgRecord[]): DbgRecord[] {
+  if (pending.length === 0) return pending;
   const rs: DbgRecord[] = [];
-  for (const r of from.dbgRecords) {
+  for (const r of pending) {
     if (!seen.includes(r)) {
       remapRecord(r, map);
       if (seen.some((o) => sameRecord(o, r))) continue;
     }
     rs.push(r);
   }
-  from.dbgRecords = null;
   if (rs.length > 0) to.dbgRecords = to.dbgRecords === null ? rs : to.dbgRecords.concat(rs);
+  return [];
 }
 
 /** LLVM's makeHash in rotation: same variable, same first location value, same expression. */
 function sameRecord(a: DbgRecord, b: DbgRecord): boolean {
-  if (a.kind !== b.kind || a.ops[1] !== b.ops[1]) return false;
-  const ea = a.ops[2];
-  const eb = b.ops[2];
-  const ta = ea !== null && typeof ea !== 'string' && ea.mdKind === MDKind.Node ? (ea as MDNode).ops[0] : ea;
-  const tb = eb !== null && typeof eb !== 'string' && eb.mdKind === MDKind.Node ? (eb as MDNode).ops[0] : eb;
-  if (ta !== tb) return false;
+  if (a.kind !== b.kind || a.ops[1] !== b.ops[1] || expressionText(a) !== expressionText(b)) return false;
   const la = a.locationOps();
   const lb = b.locationOps();
   return la.length > 0 && lb.length > 0 && la[0].value === lb[0].value;

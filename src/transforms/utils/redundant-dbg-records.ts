@@ -24,7 +24,8 @@ function variableOf(r: DbgRecord): [Metadata | null, Metadata | null] {
   return [v !== null && typeof v !== 'string' && v !== undefined ? v : null, isNode(ia) ? ia : null];
 }
 
-function expressionText(r: DbgRecord): string {
+/** The text inside a record's `!DIExpression(…)` ('' when it has none). */
+export function expressionText(r: DbgRecord): string {
   const e = r.ops[2];
   if (!isNode(e)) return '';
   const t = (e as MDNode).ops[0];
